@@ -1,0 +1,39 @@
+"""The `tabletop21` command. Each sub-command lives in its own cmd_*.py module with a
+`register(subparsers)` function, found at start-up, so commands for the camera,
+odds and display can be added without editing a central list."""
+
+from __future__ import annotations
+
+import argparse
+import pkgutil
+import sys
+from importlib import import_module
+
+from table.errors import TableError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabletop21",
+        description="A table appliance for 21-style games with real dice, tiles and cards.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("cmd_"):
+            import_module(f"{__name__}.{info.name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except TableError as err:
+        print(f"tabletop21: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

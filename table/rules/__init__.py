@@ -1,0 +1,52 @@
+"""The five rules engines and the contract they share.
+
+Each engine is a module exposing the same plain functions (modelled on OpenSpiel's
+State: whose turn it is, the legal actions, apply, chance outcomes with exact
+probabilities). States and actions are frozen dataclasses, so `apply` returns a new
+state and a rejected action can never leave a half-changed one behind.
+
+Module-level API of every engine (see tests/test_rules_contract.py, which runs it on
+all five):
+
+    GAME_ID: str, DESCRIPTION: str (one line), Settings (frozen dataclass, defaults)
+    Bets (frozen dataclass): what one seat stakes before the round starts
+    new_round(settings, seats, bankrolls, bets, banker=None) -> State
+        seats: ordered seat names; bankrolls: {account: chips}; bets: {seat: Bets}.
+        Raises BadBet if a bet is outside the limits or not covered by the bankroll.
+    current_actor(state) -> str            a seat/banker name, CHANCE, or TERMINAL
+    legal_actions(state) -> tuple[Action]  finite; for CHANCE, every possible outcome
+    chance_outcomes(state) -> tuple[(Action, Fraction)]   only when actor is CHANCE
+    apply(state, action) -> State          raises IllegalAction / BadValue
+    is_terminal(state) -> bool
+    settle(state) -> dict[str, int]        net chips per account, sums to zero
+    next_banker(state) -> str | None       who banks/deals the next round, if anyone
+    describe(state) -> str                 a few lines of text for a terminal
+    label(action) -> str                   short words for an action ("hit", "stand")
+    parse_outcome(state, text) -> Action   a typed die/card/tile for --manual play
+    auto_bets(settings, seats, bankrolls, rng) -> {seat: Bets}   simple, always legal
+    auto_action(state, rng) -> Action      a simple strategy for every decision
+"""
+
+from importlib import import_module
+from types import ModuleType
+
+CHANCE = "chance"
+TERMINAL = "terminal"
+HOUSE = "house"
+
+GAME_MODULES = {
+    "dicey21": "table.rules.dicey21",
+    "dice-blackjack": "table.rules.dice_blackjack",
+    "blackjack-dice": "table.rules.blackjack_dice",
+    "domino21": "table.rules.domino21",
+    "changing-bank": "table.rules.changing_bank",
+}
+
+
+def engine(game_id: str) -> ModuleType:
+    """Engines are imported on demand so one broken game cannot stop the others."""
+    try:
+        return import_module(GAME_MODULES[game_id])
+    except KeyError:
+        known = ", ".join(GAME_MODULES)
+        raise KeyError(f"unknown game {game_id!r}; the games are: {known}") from None

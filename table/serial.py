@@ -1,0 +1,141 @@
+"""Plain-JSON encoding of the dataclasses that cross a boundary (states, actions,
+reads, events), so a session recording written today can be read back and replayed.
+
+Only classes defined in this project's own packages are ever rebuilt from a
+recording: a corrupt or hostile file cannot make us import arbitrary code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import typing
+from fractions import Fraction
+from importlib import import_module
+from typing import Any
+
+from table.errors import TableError
+
+_OWN_PACKAGES = ("table.", "vision.", "hardware.", "display.")
+TYPE_KEY = "@type"
+
+
+class CorruptRecord(TableError):
+    """Data that does not decode to the object it claims to be."""
+
+
+def to_data(obj: Any) -> Any:
+    """Encode to JSON-compatible data; dataclasses carry their type name."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        data = {TYPE_KEY: f"{type(obj).__module__}:{type(obj).__qualname__}"}
+        for field in dataclasses.fields(obj):
+            data[field.name] = to_data(getattr(obj, field.name))
+        return data
+    if isinstance(obj, enum.Enum):
+        return to_data(obj.value)
+    if isinstance(obj, Fraction):
+        return {TYPE_KEY: "fraction", "value": str(obj)}
+    if isinstance(obj, (list, tuple)):
+        return [to_data(item) for item in obj]
+    if isinstance(obj, (set, frozenset)):
+        return sorted((to_data(item) for item in obj), key=repr)
+    if isinstance(obj, dict):
+        if all(isinstance(key, str) for key in obj):
+            return {key: to_data(value) for key, value in obj.items()}
+        return {TYPE_KEY: "pairs", "items": [[to_data(k), to_data(v)] for k, v in obj.items()]}
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    if hasattr(obj, "tolist"):  # numpy scalars and arrays
+        return obj.tolist()
+    raise TypeError(f"cannot encode {type(obj).__name__} for a recording")
+
+
+def from_data(data: Any, hint: Any = Any) -> Any:
+    """Decode what to_data wrote, using type hints to restore tuples and enums."""
+    try:
+        return _decode(data, hint)
+    except CorruptRecord:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError) as err:
+        raise CorruptRecord(f"record does not decode: {err}") from err
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(to_data(obj), separators=(",", ":"), sort_keys=False)
+
+
+def loads(text: str, hint: Any = Any) -> Any:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CorruptRecord(f"not JSON: {err}") from err
+    return from_data(data, hint)
+
+
+def _resolve(name: str) -> type:
+    module_name, _, qualname = name.partition(":")
+    if not module_name.startswith(_OWN_PACKAGES) or not qualname:
+        raise CorruptRecord(f"refusing to rebuild foreign type {name!r}")
+    try:
+        obj: Any = import_module(module_name)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as err:
+        raise CorruptRecord(f"unknown type {name!r}") from err
+    if not (isinstance(obj, type) and dataclasses.is_dataclass(obj)):
+        raise CorruptRecord(f"{name!r} is not a record type")
+    return obj
+
+
+def _decode(data: Any, hint: Any) -> Any:
+    if isinstance(data, dict) and TYPE_KEY in data:
+        tag = data[TYPE_KEY]
+        if tag == "fraction":
+            return Fraction(data["value"])
+        if tag == "pairs":
+            key_hint, value_hint = _mapping_hints(hint)
+            return {_decode(k, key_hint): _decode(v, value_hint) for k, v in data["items"]}
+        cls = _resolve(tag)
+        hints = typing.get_type_hints(cls)
+        kwargs = {}
+        for field in dataclasses.fields(cls):
+            if field.name in data:
+                kwargs[field.name] = _decode(data[field.name], hints.get(field.name, Any))
+        try:
+            return cls(**kwargs)
+        except TypeError as err:
+            raise CorruptRecord(f"{tag}: {err}") from err
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        for arg in args:
+            if arg is type(None) and data is None:
+                return None
+        non_none = [a for a in args if a is not type(None)]
+        return _decode(data, non_none[0] if len(non_none) == 1 else Any)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint(data)
+    if isinstance(data, list):
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple(_decode(item, args[0]) for item in data)
+            if args and len(args) == len(data):
+                return tuple(_decode(item, arg) for item, arg in zip(data, args))
+            return tuple(_decode(item, Any) for item in data)
+        if origin in (frozenset, set):
+            inner = args[0] if args else Any
+            return origin(_decode(item, inner) for item in data)
+        inner = args[0] if origin is list and args else Any
+        return [_decode(item, inner) for item in data]
+    if isinstance(data, dict):
+        key_hint, value_hint = _mapping_hints(hint)
+        return {key: _decode(value, value_hint) for key, value in data.items()}
+    if hint is float and isinstance(data, int) and not isinstance(data, bool):
+        return float(data)
+    return data
+
+
+def _mapping_hints(hint: Any) -> tuple[Any, Any]:
+    args = typing.get_args(hint)
+    return (args[0], args[1]) if len(args) == 2 else (Any, Any)
