@@ -11,8 +11,13 @@ all five):
     GAME_ID: str, DESCRIPTION: str (one line), Settings (frozen dataclass, defaults)
     Bets (frozen dataclass): what one seat stakes before the round starts
     new_round(settings, seats, bankrolls, bets, banker=None) -> State
-        seats: ordered seat names; bankrolls: {account: chips}; bets: {seat: Bets}.
-        Raises BadBet if a bet is outside the limits or not covered by the bankroll.
+        seats: ordered names of everyone at the table, banker included;
+        banker: one of seats for player-banked games (None = the engine decides,
+        e.g. by a first-banker chance phase; house-banked games ignore it and use
+        HOUSE); bankrolls: {account: chips} for every seat (and HOUSE where the
+        house banks); bets: {seat: Bets} for the seats that bet this round (a seat
+        left out sits the round out). Raises BadBet if a bet is outside the limits
+        or not covered by the bankroll.
     current_actor(state) -> str            a seat/banker name, CHANCE, or TERMINAL
     legal_actions(state) -> tuple[Action]  finite; for CHANCE, every possible outcome
     chance_outcomes(state) -> tuple[(Action, Fraction)]   only when actor is CHANCE
