@@ -9,6 +9,7 @@ Module-level API of every engine (see tests/test_rules_contract.py, which runs i
 all five):
 
     GAME_ID: str, DESCRIPTION: str (one line), Settings (frozen dataclass, defaults)
+    HOUSE_BANKED: bool   True when HOUSE (with unlimited credit) banks every round
     Bets (frozen dataclass): what one seat stakes before the round starts
     new_round(settings, seats, bankrolls, bets, banker=None) -> State
         seats: ordered names of everyone at the table, banker included;
