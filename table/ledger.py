@@ -1,0 +1,61 @@
+"""The chip ledger: every bankroll at the table across rounds.
+
+A settlement is posted whole or not at all, and only if it moves chips between
+accounts (sums to zero) without driving a player below zero. That is the one place
+where "never creates or loses a chip" is enforced, whatever an engine returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from table.errors import BadBet, TableError
+
+
+class LedgerError(TableError):
+    """A settlement the ledger refuses: it would create, lose or overdraw chips."""
+
+
+@dataclass(frozen=True)
+class Ledger:
+    balances: tuple[tuple[str, int], ...]
+    credit: tuple[str, ...] = ()  # accounts that may go below zero (the house's float)
+
+    @staticmethod
+    def open(bankrolls: Mapping[str, int], credit: tuple[str, ...] = ()) -> "Ledger":
+        for account, chips in bankrolls.items():
+            if isinstance(chips, bool) or not isinstance(chips, int):
+                raise BadBet(f"{account}: a bankroll is a whole number of chips, not {chips!r}")
+            if chips < 0 and account not in credit:
+                raise BadBet(f"{account}: a bankroll cannot start below zero ({chips})")
+        return Ledger(tuple(bankrolls.items()), tuple(credit))
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.balances)
+
+    def balance(self, account: str) -> int:
+        try:
+            return self.as_dict()[account]
+        except KeyError:
+            raise LedgerError(f"no account {account!r} at this table") from None
+
+    @property
+    def total(self) -> int:
+        return sum(chips for _, chips in self.balances)
+
+    def post(self, settlement: Mapping[str, int]) -> "Ledger":
+        """Apply one round's net results; refuse the whole round if anything is off."""
+        balances = self.as_dict()
+        unknown = sorted(set(settlement) - set(balances))
+        if unknown:
+            raise LedgerError(f"settlement names accounts not at the table: {', '.join(unknown)}")
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in settlement.values()):
+            raise LedgerError(f"settlement must be whole chips: {dict(settlement)}")
+        if sum(settlement.values()) != 0:
+            raise LedgerError(f"settlement does not balance (sums to {sum(settlement.values())}): {dict(settlement)}")
+        for account, delta in settlement.items():
+            balances[account] += delta
+            if balances[account] < 0 and account not in self.credit:
+                raise LedgerError(f"{account} would go to {balances[account]} chips: settlement refused")
+        return Ledger(tuple(balances.items()), self.credit)
