@@ -50,7 +50,7 @@ def test_module_has_the_whole_contract(game_id):
     for name in (
         "GAME_ID DESCRIPTION HOUSE_BANKED Settings Bets new_round current_actor legal_actions "
         "chance_outcomes apply is_terminal settle next_banker describe label parse_outcome "
-        "auto_bets auto_action"
+        "auto_bets auto_action BETS_HELP parse_bets"
     ).split():
         assert hasattr(eng, name), f"{game_id} lacks {name}"
     assert eng.GAME_ID == game_id

@@ -30,6 +30,8 @@ all five):
     label(action) -> str                   short words for an action ("hit", "stand")
     parse_outcome(state, text) -> Action   a typed die/card/tile for --manual play
     auto_bets(settings, seats, bankrolls, rng) -> {seat: Bets}   simple, always legal
+    BETS_HELP: str                         how to type a bet, e.g. "ANTE [MATCH SPOTS..]"
+    parse_bets(settings, text) -> Bets     a typed bet for terminal play; BadBet if malformed
     auto_action(state, rng) -> Action      a simple strategy for every decision
 """
 
