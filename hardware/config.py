@@ -1,0 +1,129 @@
+"""The appliance's settings file (TOML): which game, which camera, which pins.
+
+Every field has a default that works on a laptop, so a missing file is fine and a
+wrong one is explained field by field instead of failing somewhere later."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from table.errors import TableError
+from table.rules import GAME_MODULES
+
+
+class ConfigError(TableError):
+    """The settings file is unreadable or holds a value that cannot work."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    game: str = "dicey21"
+    seats: tuple[str, ...] = ("Seat 1", "Seat 2")
+    chips: int = 100
+    bet: int = 5
+    store: str = "~/.local/share/tabletop21/bankrolls.sqlite"
+    sessions: str = "~/.local/share/tabletop21/sessions"
+    calibration: str = ""
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "webcam"  # "picamera", "webcam" or a recorded session folder
+    device: int = 0
+    width: int = 1280
+    height: int = 720
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    enabled: bool = False
+    shake: int = 17
+    next: int = 27
+    bounce_time: float = 0.05
+    hold_time: float = 1.0
+    leds: dict[str, int] = field(default_factory=lambda: {
+        "ready": 5, "reading": 6, "win": 13, "lose": 19, "error": 26})
+
+
+@dataclass(frozen=True)
+class InputConfig:
+    cards: str = "typed"  # "typed" or "camera"
+    d10: str = "typed"
+    dominoes: str = "camera"
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    width: int = 800
+    height: int = 480
+    fullscreen: bool = False
+
+
+@dataclass(frozen=True)
+class ApplianceConfig:
+    table: TableConfig = TableConfig()
+    camera: CameraConfig = CameraConfig()
+    gpio: GpioConfig = GpioConfig()
+    input: InputConfig = InputConfig()
+    display: DisplayConfig = DisplayConfig()
+
+
+LED_NAMES = ("ready", "reading", "win", "lose", "error")
+
+
+def load_config(path: str | Path | None) -> ApplianceConfig:
+    if path is None:
+        return ApplianceConfig()
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such settings file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    config = ApplianceConfig()
+    for section in fields(ApplianceConfig):
+        given = data.pop(section.name, {})
+        if not isinstance(given, dict):
+            raise ConfigError(f"{path}: [{section.name}] must be a table of settings")
+        config = replace(config, **{section.name: _section(getattr(config, section.name), given, section.name)})
+    if data:
+        raise ConfigError(f"{path}: unknown section(s): {', '.join(sorted(data))}")
+    return _validated(config)
+
+
+def _section(default: Any, given: dict, name: str) -> Any:
+    known = {f.name: f for f in fields(default)}
+    for key, value in given.items():
+        if key not in known:
+            raise ConfigError(f"[{name}] has no setting {key!r}; known: {', '.join(known)}")
+        expected = type(getattr(default, key))
+        if expected is tuple and isinstance(value, list):
+            value = tuple(value)
+        if expected is float and isinstance(value, int):
+            value = float(value)
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise ConfigError(f"[{name}] {key} must be {expected.__name__}, not {value!r}")
+        given[key] = value
+    return replace(default, **given)
+
+
+def _validated(config: ApplianceConfig) -> ApplianceConfig:
+    if config.table.game not in GAME_MODULES:
+        raise ConfigError(f"[table] game {config.table.game!r} is not one of {', '.join(GAME_MODULES)}")
+    if not config.table.seats or len(set(config.table.seats)) != len(config.table.seats):
+        raise ConfigError("[table] seats must be distinct names, at least one")
+    if config.table.chips < 1 or config.table.bet < 1:
+        raise ConfigError("[table] chips and bet must be at least 1")
+    unknown_leds = set(config.gpio.leds) - set(LED_NAMES)
+    if unknown_leds:
+        raise ConfigError(f"[gpio.leds] unknown LED(s) {sorted(unknown_leds)}; LEDs are {', '.join(LED_NAMES)}")
+    pins = [config.gpio.shake, config.gpio.next, *config.gpio.leds.values()]
+    if len(set(pins)) != len(pins):
+        raise ConfigError("[gpio] two devices share a pin")
+    for key in ("cards", "d10", "dominoes"):
+        if getattr(config.input, key) not in ("typed", "camera"):
+            raise ConfigError(f"[input] {key} must be \"typed\" or \"camera\"")
+    return config

@@ -1,0 +1,39 @@
+"""Raspberry Pi camera modules through picamera2, which exists only on the Pi: it is
+imported when a PiCameraSource is made, never when this module is imported."""
+
+from __future__ import annotations
+
+import time
+from importlib import import_module
+
+from hardware.frames import CameraLost, Frame, check_frame
+
+
+class PiCameraSource:
+    def __init__(self, size: tuple[int, int] = (1280, 720), camera_num: int = 0) -> None:
+        try:
+            picamera2 = import_module("picamera2")
+        except ImportError as err:
+            raise CameraLost("picamera2 is not installed: on a Raspberry Pi run "
+                             "`sudo apt install python3-picamera2` or `pip install '.[pi]'`") from err
+        try:
+            self._camera = picamera2.Picamera2(camera_num)
+            # "RGB888" is stored B, G, R per pixel: exactly OpenCV's order, no conversion.
+            config = self._camera.create_video_configuration(main={"size": tuple(size), "format": "RGB888"})
+            self._camera.configure(config)
+            self._camera.start()
+        except (RuntimeError, IndexError, OSError) as err:
+            raise CameraLost(f"Pi camera {camera_num} did not start: {err}") from err
+        self._index = 0
+
+    def read(self) -> Frame:
+        try:
+            image = self._camera.capture_array("main")
+        except (RuntimeError, OSError) as err:
+            raise CameraLost(f"Pi camera stopped: {err}") from err
+        self._index += 1
+        return Frame(check_frame(image, "Pi camera"), self._index, time.monotonic())
+
+    def close(self) -> None:
+        self._camera.stop()
+        self._camera.close()

@@ -1,0 +1,156 @@
+"""Session recordings: a folder with manifest.json, events.jsonl and frames/*.jpg.
+
+Every event is appended, flushed and fsynced as it happens, so a power cut loses at
+most the line being written; a reader accepts a torn last line (and says so) but
+refuses any other damage with the line number, so a replay is never silently wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import cv2
+
+from hardware.frames import CameraLost, Frame
+from table import serial
+from table.serial import CorruptRecord
+from vision.image_io import NotAnImage, load_bgr
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Manifest:
+    game: str
+    seats: tuple[str, ...]
+    settings: Any = None
+    versions: dict[str, str] = field(default_factory=dict)
+    created: str = ""
+    format: int = FORMAT
+
+
+@dataclass(frozen=True)
+class Event:
+    t: float
+    kind: str  # "button", "frame", "read", "round", "action", "settlement", "note"
+    data: Any
+
+
+class SessionWriter:
+    def __init__(self, folder: str | Path, manifest: Manifest, *, jpeg_quality: int = 90) -> None:
+        self.folder = Path(folder)
+        (self.folder / "frames").mkdir(parents=True, exist_ok=True)
+        if (self.folder / "events.jsonl").exists():
+            raise FileExistsError(f"{self.folder} already holds a session: choose a new folder")
+        _write_atomically(self.folder / "manifest.json", json.dumps(serial.to_data(manifest), indent=1))
+        self._events = open(self.folder / "events.jsonl", "a", encoding="utf-8")
+        self._quality = jpeg_quality
+        self._start = time.monotonic()
+
+    def log(self, kind: str, data: Any = None, t: float | None = None) -> Event:
+        event = Event(round(time.monotonic() - self._start if t is None else t, 4), kind, data)
+        self._events.write(json.dumps(serial.to_data(event), separators=(",", ":")) + "\n")
+        self._events.flush()
+        os.fsync(self._events.fileno())
+        return event
+
+    def save_frame(self, frame: Frame, t: float | None = None) -> Event:
+        ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, self._quality])
+        if not ok:
+            raise ValueError("frame could not be encoded as JPEG")
+        name = f"frames/{frame.index:06d}.jpg"
+        _write_atomically(self.folder / name, jpeg.tobytes())
+        return self.log("frame", {"path": name, "index": frame.index}, t)
+
+    def close(self) -> None:
+        self._events.close()
+
+    def __enter__(self) -> "SessionWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class SessionReader:
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        manifest_path = self.folder / "manifest.json"
+        if not manifest_path.is_file():
+            raise CorruptRecord(f"{self.folder}: no manifest.json, not a recorded session")
+        manifest = serial.loads(manifest_path.read_text(encoding="utf-8"), Manifest)
+        if not isinstance(manifest, Manifest):
+            raise CorruptRecord(f"{manifest_path}: not a session manifest")
+        if manifest.format > FORMAT:
+            raise CorruptRecord(f"{self.folder}: recorded by a newer tabletop21 (format {manifest.format})")
+        self.manifest = manifest
+        self.torn_tail = False
+        self.events = tuple(self._read_events())
+
+    def _read_events(self) -> Iterator[Event]:
+        path = self.folder / "events.jsonl"
+        if not path.is_file():
+            raise CorruptRecord(f"{self.folder}: no events.jsonl")
+        text = path.read_text(encoding="utf-8", errors="strict")
+        lines = text.split("\n")
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            last = number == len(lines)  # no newline after it: the write was cut short
+            try:
+                event = serial.loads(line, Event)
+            except CorruptRecord as err:
+                if last:
+                    self.torn_tail = True
+                    return
+                raise CorruptRecord(f"{path}:{number}: {err}") from None
+            if not isinstance(event, Event):
+                raise CorruptRecord(f"{path}:{number}: not an event")
+            yield event
+
+    def of_kind(self, kind: str) -> tuple[Event, ...]:
+        return tuple(event for event in self.events if event.kind == kind)
+
+    def image(self, relative: str):
+        target = (self.folder / relative).resolve()
+        if self.folder.resolve() not in target.parents:
+            raise CorruptRecord(f"frame path {relative!r} points outside the session")
+        try:
+            return load_bgr(target)
+        except NotAnImage as err:
+            raise CorruptRecord(f"recorded frame unreadable: {err}") from err
+
+
+class EndOfRecording(CameraLost):
+    """The replayed session has no more frames."""
+
+
+class RecordedSource:
+    """Frames of a session, in order, as if a camera delivered them."""
+
+    def __init__(self, reader: SessionReader) -> None:
+        self._reader = reader
+        self._frames = iter(reader.of_kind("frame"))
+
+    def read(self) -> Frame:
+        event = next(self._frames, None)
+        if event is None:
+            raise EndOfRecording("the recording has no more frames")
+        return Frame(self._reader.image(event.data["path"]), event.data["index"], event.t)
+
+    def close(self) -> None:
+        self._frames = iter(())
+
+
+def _write_atomically(path: Path, content: str | bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(content.encode("utf-8") if isinstance(content, str) else content)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)

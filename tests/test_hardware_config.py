@@ -1,0 +1,36 @@
+import pytest
+
+from hardware.config import ConfigError, load_config
+
+
+def test_defaults_work_without_a_file():
+    config = load_config(None)
+    assert config.table.game == "dicey21" and config.gpio.enabled is False
+
+
+def test_a_file_overrides_fields(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('[table]\ngame = "domino21"\nseats = ["a", "b", "c"]\n[gpio]\nenabled = true\nshake = 4\n'
+                    '[gpio.leds]\nready = 5\nwin = 6\n')
+    config = load_config(path)
+    assert config.table.seats == ("a", "b", "c") and config.gpio.shake == 4
+    assert config.gpio.leds == {"ready": 5, "win": 6}
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[table\n", "not valid TOML"),
+        ('[table]\ngame = "poker"\n', "not one of"),
+        ("[table]\nchips = \"lots\"\n", "chips must be int"),
+        ("[gpio]\nshake = 5\n", "share a pin"),
+        ("[gpio]\ncolour = 1\n", "no setting 'colour'"),
+        ("[lights]\n", "unknown section"),
+        ('[input]\ncards = "psychic"\n', "typed"),
+    ],
+)
+def test_bad_settings_are_explained(tmp_path, text, words):
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=words):
+        load_config(path)

@@ -1,0 +1,64 @@
+import numpy as np
+import pytest
+
+from hardware.frames import Frame
+from hardware.recording import EndOfRecording, Manifest, RecordedSource, SessionReader, SessionWriter
+from table.serial import CorruptRecord
+from vision.types import Die, TableRead
+
+
+def record(folder):
+    manifest = Manifest(game="dicey21", seats=("ann", "bob"), versions={"tabletop21": "test"})
+    with SessionWriter(folder, manifest) as writer:
+        writer.log("button", "shake", t=0.5)
+        image = np.zeros((60, 80, 3), np.uint8)
+        image[20:40, 30:50] = 255
+        writer.save_frame(Frame(image, 1, 0.6), t=0.6)
+        writer.log("read", TableRead(dice=(Die(4, (40.0, 30.0), (30.0, 20.0, 50.0, 40.0), 0.99),)), t=0.7)
+    return folder
+
+
+def test_a_session_reads_back_exactly(tmp_path):
+    reader = SessionReader(record(tmp_path / "s"))
+    assert reader.manifest.seats == ("ann", "bob")
+    assert [e.kind for e in reader.events] == ["button", "frame", "read"]
+    assert reader.of_kind("read")[0].data.dice[0].value == 4
+    source = RecordedSource(reader)
+    frame = source.read()
+    assert frame.image.shape == (60, 80, 3) and frame.image[30, 40].mean() > 200
+    with pytest.raises(EndOfRecording):
+        source.read()
+
+
+def test_a_torn_last_line_is_dropped_and_noticed(tmp_path):
+    folder = record(tmp_path / "s")
+    with open(folder / "events.jsonl", "a") as handle:
+        handle.write('{"@type": "hardware.recording:Event", "t": 9, "ki')
+    reader = SessionReader(folder)
+    assert reader.torn_tail and len(reader.events) == 3
+
+
+def test_damage_in_the_middle_is_refused_with_the_line(tmp_path):
+    folder = record(tmp_path / "s")
+    lines = (folder / "events.jsonl").read_text().splitlines()
+    lines[1] = lines[1][:20]
+    (folder / "events.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(CorruptRecord, match="events.jsonl:2"):
+        SessionReader(folder)
+
+
+def test_not_a_session_and_hostile_frame_paths_are_refused(tmp_path):
+    with pytest.raises(CorruptRecord, match="no manifest"):
+        SessionReader(tmp_path)
+    reader = SessionReader(record(tmp_path / "s"))
+    with pytest.raises(CorruptRecord, match="outside"):
+        reader.image("../../etc/passwd")
+    (tmp_path / "s" / "frames" / "000001.jpg").write_bytes(b"not a jpeg")
+    with pytest.raises(CorruptRecord, match="unreadable"):
+        RecordedSource(SessionReader(tmp_path / "s")).read()
+
+
+def test_a_session_folder_is_never_overwritten(tmp_path):
+    folder = record(tmp_path / "s")
+    with pytest.raises(FileExistsError):
+        SessionWriter(folder, Manifest(game="dicey21", seats=("x",)))

@@ -1,0 +1,109 @@
+"""Frame sources: a real OpenCV VideoCapture on a video file, the picamera2 adapter
+against picamera2's documented calls, and camera loss with reconnection."""
+
+import sys
+import types
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.frames import CameraLost, Frame, ReconnectingSource
+from hardware.webcam import WebcamSource
+
+
+def test_webcam_source_reads_a_video_file_and_reports_its_end(tmp_path):
+    path = str(tmp_path / "clip.avi")
+    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for shade in (40, 120, 200):
+        writer.write(np.full((48, 64, 3), shade, np.uint8))
+    writer.release()
+    source = WebcamSource(path, size=None)
+    shades = [int(source.read().image.mean()) for _ in range(3)]
+    assert shades[0] < shades[1] < shades[2]
+    with pytest.raises(CameraLost, match="stopped sending"):
+        source.read()
+    source.close()
+
+
+def test_missing_webcam_is_a_clear_error(tmp_path):
+    with pytest.raises(CameraLost, match="cannot open"):
+        WebcamSource(str(tmp_path / "nothing.avi"))
+
+
+class _DocumentedPicamera2:
+    """Only the calls picamera2's manual documents for a video stream into numpy."""
+
+    calls: list = []
+
+    def __init__(self, camera_num=0):
+        self.calls.append(("init", camera_num))
+
+    def create_video_configuration(self, main):
+        self.calls.append(("config", main))
+        return {"main": main}
+
+    def configure(self, config):
+        self.calls.append(("configure", config))
+
+    def start(self):
+        self.calls.append(("start",))
+
+    def capture_array(self, name="main"):
+        width, height = self.calls[1][1]["size"]
+        return np.zeros((height, width, 3), np.uint8)
+
+    def stop(self):
+        self.calls.append(("stop",))
+
+    def close(self):
+        self.calls.append(("close",))
+
+
+def test_picamera_adapter_uses_the_documented_api(monkeypatch):
+    _DocumentedPicamera2.calls = []
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=_DocumentedPicamera2))
+    from hardware.picamera import PiCameraSource
+
+    source = PiCameraSource(size=(320, 240))
+    frame = source.read()
+    assert frame.image.shape == (240, 320, 3) and frame.index == 1
+    source.close()
+    kinds = [call[0] for call in _DocumentedPicamera2.calls]
+    assert kinds == ["init", "config", "configure", "start", "stop", "close"]
+    assert _DocumentedPicamera2.calls[1][1] == {"size": (320, 240), "format": "RGB888"}
+
+
+def test_importing_the_picamera_module_does_not_need_picamera2(monkeypatch):
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import of it now fails
+    from hardware.picamera import PiCameraSource
+
+    with pytest.raises(CameraLost, match="picamera2 is not installed"):
+        PiCameraSource()
+
+
+def test_a_lost_camera_is_reported_then_reopened():
+    opened = []
+
+    class Flaky:
+        def __init__(self):
+            opened.append(self)
+            self.reads = 0
+
+        def read(self):
+            self.reads += 1
+            if len(opened) == 1 and self.reads == 2:
+                raise CameraLost("unplugged")
+            return Frame(np.zeros((2, 2, 3), np.uint8), self.reads, 0.0)
+
+        def close(self):
+            pass
+
+    pauses = []
+    source = ReconnectingSource(Flaky, sleep=pauses.append)
+    assert source.read().index == 1
+    with pytest.raises(CameraLost):
+        source.read()
+    assert source.lost_since is not None and pauses == [0.25]
+    assert source.read().index == 1 and len(opened) == 2
+    assert source.lost_since is None
