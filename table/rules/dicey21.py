@@ -1,0 +1,474 @@
+"""Dicey 21: blackjack counts made of one or two cards plus three shared dice.
+
+A round, as the training manual's dealing procedure runs it: every seat stakes an
+ANTE (and up to three MATCH wagers on die spots); each seat gets one face-up card,
+left to right; then each seat in turn stands or hits (one second and final card) and,
+holding an ace or a 7-count, may RAISE up to a multiple of the ante; finally the three
+community dice are rolled once for everybody and every bet is settled against the
+house. Scoring and the pay tables live in dicey21_pay, the shoe in dicey21_shoe.
+
+Cards are chance outcomes drawn from the shoe's remaining composition, so exact odds
+follow the real shoe. The three dice are one chance action, Roll((a, b, c)), because
+the camera reads the whole roll at once; its outcomes are the 216 ordered rolls, each
+1/216, so any order the camera reports is itself a legal outcome.
+Every judgement call the manual leaves open is a named field of Settings and is
+explained in docs/rules/dicey21.md.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from itertools import product
+from typing import Mapping, Union
+
+from table.errors import BadBet, BadValue, IllegalAction, TableError
+from table.rules import CHANCE, HOUSE, TERMINAL
+from table.rules.cards import Card, parse_card
+from table.rules.dice import check_die, parse_dice
+from table.rules.dicey21_pay import ante_ratio, hand_score, hard_count, match_result
+from table.rules.dicey21_shoe import PER_RANK_PER_DECK, Shoe
+
+GAME_ID = "dicey21"
+DESCRIPTION = "Dicey 21: one or two cards plus three shared dice to score 16-21, with MATCH bets on the dice"
+HOUSE_BANKED = True
+BETS_HELP = "ANTE [SPOT:CHIPS ...], e.g. '10 3:5 6:2' = ante 10, MATCH 5 on three and 2 on six"
+
+DICE = 3
+SPOTS = range(1, 7)
+SEVEN_COUNT = 7
+MAX_CARDS = 2
+STAND, HIT = "stand", "hit"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Table rules; each default is argued in docs/rules/dicey21.md."""
+
+    decks: int = 6
+    reshuffle_at: int = 52  # cards left when the cut card shows: about five of six decks dealt
+    max_seats: int = 5
+    min_ante: int = 1
+    max_ante: int = 500
+    min_match: int = 1
+    max_match: int = 100
+    max_match_wagers: int = 3
+    ace_raise_multiple: int = 3
+    seven_raise_multiple: int = 7
+    raise_after_hit: bool = True  # a two-card ace or 7-count may raise too
+    raise_on_drawn_ace: bool = True  # an ace that came as the second card allows the ace raise
+    raise_in_whole_antes: bool = True  # RAISE is 1x, 2x, ... the ante rather than any chip amount
+    match_alone: bool = False  # MATCH wagers without an ANTE (no cards then, so no Royal/Quad/Hi-Five)
+    ace_matches_one: bool = True  # for Quad and Hi-Five an ace matches the one-spot
+
+
+@dataclass(frozen=True)
+class Bets:
+    ante: int = 0
+    match: tuple[tuple[int, int], ...] = ()  # (spot 1..6, chips) for each MATCH wager
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One seat's bets and cards; `choice` and `raised` stay None until decided."""
+
+    seat: str
+    ante: int
+    match: tuple[tuple[int, int], ...] = ()
+    cards: tuple[Card, ...] = ()
+    choice: str | None = None
+    raised: int | None = None
+
+    @property
+    def staked(self) -> int:
+        return self.ante + (self.raised or 0) + sum(chips for _, chips in self.match)
+
+
+@dataclass(frozen=True)
+class State:
+    settings: Settings
+    hands: tuple[Hand, ...]
+    bankrolls: tuple[tuple[str, int], ...]
+    shoe: Shoe
+    dice: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Stand:
+    pass
+
+
+@dataclass(frozen=True)
+class Hit:
+    pass
+
+
+@dataclass(frozen=True)
+class Raise:
+    amount: int  # chips placed on RAISE; 0 declines
+
+
+@dataclass(frozen=True)
+class Deal:
+    card: Card
+
+
+@dataclass(frozen=True)
+class Roll:
+    dice: tuple[int, int, int]
+
+    def __post_init__(self) -> None:
+        try:
+            values = tuple(self.dice)
+        except TypeError:
+            raise BadValue(f"a Dicey 21 roll is {DICE} dice, not {self.dice!r}") from None
+        if len(values) != DICE:
+            raise BadValue(f"a Dicey 21 roll is {DICE} dice, not {len(values)}")
+        object.__setattr__(self, "dice", tuple(check_die(value) for value in values))
+
+
+Action = Union[Stand, Hit, Raise, Deal, Roll]
+ROLL_CHANCES = tuple((Roll(dice), Fraction(1, 6**DICE)) for dice in product(SPOTS, repeat=DICE))
+
+
+# ----- setting up a round -------------------------------------------------------
+
+
+def new_round(
+    settings: Settings,
+    seats: tuple[str, ...],
+    bankrolls: Mapping[str, int],
+    bets: Mapping[str, Bets],
+    banker: str | None = None,
+    *,
+    shoe: Shoe | None = None,
+) -> State:
+    """`shoe` is the previous round's `state.shoe` (None: a freshly shuffled shoe); it is
+    reshuffled here once the cut card has come out. The house banks, so `banker` is unused."""
+    _check_settings(settings)
+    seats = tuple(seats)
+    if len(set(seats)) != len(seats) or len(seats) > settings.max_seats:
+        raise TableError(f"Dicey 21 seats up to {settings.max_seats} players, each once: {seats!r}")
+    strangers = sorted(set(bets) - set(seats))
+    if strangers:
+        raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
+    hands = tuple(_hand_for(settings, seat, bets[seat], bankrolls) for seat in seats if seat in bets)
+    players = sum(1 for hand in hands if hand.ante)
+    return State(
+        settings=settings,
+        hands=hands,
+        bankrolls=tuple((hand.seat, bankrolls[hand.seat]) for hand in hands),
+        shoe=_shoe_for_round(settings, shoe, players),
+    )
+
+
+def _check_settings(settings: Settings) -> None:
+    for field in fields(Settings):
+        value = getattr(settings, field.name)
+        if field.type == "bool":
+            if not isinstance(value, bool):
+                raise TableError(f"setting {field.name} is yes/no, not {value!r}")
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise TableError(f"setting {field.name} is a whole number of at least 0, not {value!r}")
+    if settings.decks < 1 or settings.min_ante < 1 or settings.min_match < 1:
+        raise TableError("a shoe needs a deck, and the least ante and MATCH bet is a chip")
+    if settings.min_ante > settings.max_ante or settings.min_match > settings.max_match:
+        raise TableError("a table minimum above its maximum")
+    if settings.reshuffle_at >= settings.decks * 52:
+        raise TableError("the cut card must leave some of the shoe to deal")
+
+
+def _hand_for(settings: Settings, seat: str, bet: Bets, bankrolls: Mapping[str, int]) -> Hand:
+    if not isinstance(bet, Bets):
+        raise BadBet(f"{seat}: a Dicey 21 bet is a Bets(ante, match), not {bet!r}")
+    ante, match = bet.ante, _match_wagers(seat, bet.match)
+    _check_chips(seat, "ANTE", ante, 0, settings.max_ante)
+    if ante == 0 and not (match and settings.match_alone):
+        rule = "MATCH alone is allowed at this table" if settings.match_alone else "MATCH alone is not allowed here"
+        raise BadBet(f"{seat}: an ANTE of {settings.min_ante}..{settings.max_ante} is needed ({rule})")
+    if ante:
+        _check_chips(seat, "ANTE", ante, settings.min_ante, settings.max_ante)
+    if len(match) > settings.max_match_wagers:
+        raise BadBet(f"{seat}: at most {settings.max_match_wagers} MATCH wagers, not {len(match)}")
+    for spot, chips in match:
+        _check_chips(seat, f"MATCH on {spot}", chips, settings.min_match, settings.max_match)
+    hand = Hand(seat, ante, match)
+    chips = bankrolls.get(seat)
+    if isinstance(chips, bool) or not isinstance(chips, int):
+        raise BadBet(f"{seat}: no bankroll at this table")
+    if hand.staked > chips:
+        raise BadBet(f"{seat}: bets of {hand.staked} chips but only {chips} in the bankroll")
+    return hand
+
+
+def _match_wagers(seat: str, wagers: object) -> tuple[tuple[int, int], ...]:
+    """The MATCH wagers as (spot, chips) pairs on different spots 1..6, or a BadBet."""
+    try:
+        match = tuple((spot, chips) for spot, chips in wagers)
+        spots = [spot for spot, _ in match]
+        valid = all(spot in SPOTS and type(spot) is int for spot in spots) and len(set(spots)) == len(spots)
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
+        raise BadBet(f"{seat}: MATCH wagers go on different spots 1..6, each as (spot, chips): {wagers!r}")
+    return match
+
+
+def _check_chips(seat: str, what: str, chips: object, low: int, high: int) -> None:
+    if isinstance(chips, bool) or not isinstance(chips, int) or not low <= chips <= high:
+        raise BadBet(f"{seat}: {what} must be {low}..{high} chips, not {chips!r}")
+
+
+def _shoe_for_round(settings: Settings, shoe: Shoe | None, players: int) -> Shoe:
+    if shoe is None:
+        return Shoe.fresh(settings.decks)
+    if not isinstance(shoe, Shoe) or max(shoe.counts) > PER_RANK_PER_DECK * settings.decks:
+        raise TableError(f"that shoe does not come from {settings.decks} decks: {shoe!r}")
+    if shoe.remaining <= settings.reshuffle_at or shoe.remaining < MAX_CARDS * players:
+        return Shoe.fresh(settings.decks)
+    return shoe
+
+
+# ----- whose turn, and what may happen --------------------------------------------
+
+
+def _next_step(state: State) -> tuple[str, int | None]:
+    """(what happens next, index of the hand it concerns): the whole round flow."""
+    for index, hand in enumerate(state.hands):
+        if hand.ante and not hand.cards:
+            return "first card", index
+    for index, hand in enumerate(state.hands):
+        if not hand.ante:
+            continue
+        if hand.choice is None:
+            return "stand or hit", index
+        if hand.choice == HIT and len(hand.cards) < MAX_CARDS:
+            return "second card", index
+        if hand.raised is None and len(raise_options(state, hand)) > 1:
+            return "raise", index
+    return ("roll", None) if state.dice is None else ("done", None)
+
+
+def raise_multiple(settings: Settings, cards: tuple[Card, ...]) -> int:
+    """The most a hand may RAISE, in antes: the larger of its ace and 7-count allowances."""
+    if len(cards) > 1 and not settings.raise_after_hit:
+        return 0
+    allowance = settings.seven_raise_multiple if hard_count(cards) == SEVEN_COUNT else 0
+    ace_cards = cards if settings.raise_on_drawn_ace else cards[:1]
+    if any(card.rank == "A" for card in ace_cards):
+        allowance = max(allowance, settings.ace_raise_multiple)
+    return allowance
+
+
+def raise_options(state: State, hand: Hand) -> tuple[int, ...]:
+    """RAISE amounts open to the hand, 0 (no raise) first; the bankroll must cover them."""
+    most = raise_multiple(state.settings, hand.cards) * hand.ante
+    most = min(most, dict(state.bankrolls)[hand.seat] - hand.staked)
+    if state.settings.raise_in_whole_antes:
+        return tuple(range(0, most + 1, hand.ante))
+    return tuple(range(0, most + 1))
+
+
+def current_actor(state: State) -> str:
+    step, index = _next_step(state)
+    if step in ("stand or hit", "raise"):
+        return state.hands[index].seat
+    return TERMINAL if step == "done" else CHANCE
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    step, index = _next_step(state)
+    if step == "stand or hit":
+        return (Stand(), Hit())
+    if step == "raise":
+        return tuple(Raise(amount) for amount in raise_options(state, state.hands[index]))
+    if step == "done":
+        return ()
+    return tuple(action for action, _ in chance_outcomes(state))
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+    step, _ = _next_step(state)
+    if step == "roll":
+        return ROLL_CHANCES
+    if step in ("first card", "second card"):
+        return tuple((Deal(card), chance) for card, chance in state.shoe.next_card_chances())
+    raise TableError(f"no chance event is due: {current_actor(state)} is to act")
+
+
+def apply(state: State, action: Action) -> State:
+    legal = legal_actions(state)
+    if action not in legal:
+        raise IllegalAction(f"{label_or_repr(action)} is not allowed now; {_what_is_due(state, legal)}")
+    step, index = _next_step(state)
+    if isinstance(action, Roll):
+        return _replace(state, dice=action.dice)
+    hand = state.hands[index]
+    if isinstance(action, Deal):
+        changed = _with(hand, cards=hand.cards + (action.card,))
+        return _replace(state, hands=_swap(state.hands, index, changed), shoe=state.shoe.without(action.card))
+    if isinstance(action, Raise):
+        return _replace(state, hands=_swap(state.hands, index, _with(hand, raised=action.amount)))
+    choice = HIT if isinstance(action, Hit) else STAND
+    return _replace(state, hands=_swap(state.hands, index, _with(hand, choice=choice)))
+
+
+def _what_is_due(state: State, legal: tuple[Action, ...]) -> str:
+    actor = current_actor(state)
+    if actor == TERMINAL:
+        return "the round is over"
+    if actor == CHANCE:
+        return f"waiting for {'the dice' if _next_step(state)[0] == 'roll' else 'a card'}"
+    return f"{actor} may: {', '.join(label(action) for action in legal)}"
+
+
+def _replace(state: State, **changes) -> State:
+    return State(**{**{f.name: getattr(state, f.name) for f in fields(State)}, **changes})
+
+
+def _with(hand: Hand, **changes) -> Hand:
+    return Hand(**{**{f.name: getattr(hand, f.name) for f in fields(Hand)}, **changes})
+
+
+def _swap(hands: tuple[Hand, ...], index: int, hand: Hand) -> tuple[Hand, ...]:
+    return hands[:index] + (hand,) + hands[index + 1 :]
+
+
+# ----- the end of the round -----------------------------------------------------------
+
+
+def is_terminal(state: State) -> bool:
+    return _next_step(state)[0] == "done"
+
+
+def hand_result(state: State, hand: Hand) -> dict[str, int]:
+    """Net chips of each of one hand's bets once the dice are down (for settle and display)."""
+    if state.dice is None:
+        raise TableError("the dice have not been rolled yet")
+    result = {}
+    if hand.ante:
+        result["ante"] = ante_ratio(hand_score(hand.cards, state.dice)) * (hand.ante + (hand.raised or 0))
+    for spot, chips in hand.match:
+        _, ratio = match_result(spot, state.dice, hand.cards, state.settings.ace_matches_one)
+        result[f"match {spot}"] = ratio * chips
+    return result
+
+
+def settle(state: State) -> dict[str, int]:
+    if not is_terminal(state):
+        raise TableError("the round is not over yet")
+    net = {hand.seat: sum(hand_result(state, hand).values()) for hand in state.hands}
+    net[HOUSE] = -sum(net.values())
+    return net
+
+
+def next_banker(state: State) -> None:
+    return None
+
+
+# ----- words for people -----------------------------------------------------------------
+
+
+def label(action: Action) -> str:
+    if isinstance(action, Stand):
+        return STAND
+    if isinstance(action, Hit):
+        return HIT
+    if isinstance(action, Raise):
+        return f"raise {action.amount}" if action.amount else "no raise"
+    if isinstance(action, Deal):
+        return f"card {action.card}"
+    if isinstance(action, Roll):
+        return "roll " + " ".join(str(die) for die in action.dice)
+    raise TableError(f"not a Dicey 21 action: {action!r}")
+
+
+def label_or_repr(action: object) -> str:
+    try:
+        return label(action)
+    except TableError:
+        return repr(action)
+
+
+def describe(state: State) -> str:
+    dice = "not rolled yet" if state.dice is None else f"{' '.join(map(str, state.dice))} (total {sum(state.dice)})"
+    lines = [f"Dicey 21 - dice: {dice}"]
+    for hand in state.hands:
+        lines.append(f"  {hand.seat}: {_describe_hand(state, hand)}")
+    actor = current_actor(state)
+    if actor not in (CHANCE, TERMINAL):
+        lines.append(f"  {actor} to act: {', '.join(label(a) for a in legal_actions(state))}")
+    return "\n".join(lines)
+
+
+def _describe_hand(state: State, hand: Hand) -> str:
+    bets = [f"ante {hand.ante}"] if hand.ante else []
+    bets += [f"raise {hand.raised}"] if hand.raised else []
+    bets += [f"match {spot}:{chips}" for spot, chips in hand.match]
+    cards = " ".join(str(card) for card in hand.cards) or ("no cards yet" if hand.ante else "MATCH only")
+    text = f"{cards} | {', '.join(bets)}"
+    if state.dice is not None:
+        if hand.ante:
+            text += f" | score {hand_score(hand.cards, state.dice)}"
+        text += f" | net {sum(hand_result(state, hand).values()):+d}"
+    return text
+
+
+def parse_outcome(state: State, text: str) -> Action:
+    """Suits never matter here, so a typed suit is dropped: the outcome is the rank."""
+    step, _ = _next_step(state)
+    if step == "roll":
+        return Roll(parse_dice(text, DICE))
+    if step in ("first card", "second card"):
+        return Deal(Card(parse_card(text).rank))
+    raise TableError("no card or dice are due now")
+
+
+def parse_bets(settings: Settings, text: str) -> Bets:
+    """'10 3:5 6:2' -> Bets(10, ((3, 5), (6, 2))); limits are checked by new_round."""
+    parts = text.split()
+    if not parts:
+        raise BadBet(f"type a bet: {BETS_HELP}")
+    try:
+        ante = int(parts[0])
+        match = tuple(tuple(int(n) for n in part.split(":")) for part in parts[1:])
+    except ValueError:
+        raise BadBet(f"{text!r}: {BETS_HELP}") from None
+    if any(len(wager) != 2 for wager in match):
+        raise BadBet(f"{text!r}: each MATCH wager is SPOT:CHIPS")
+    return Bets(ante, match)
+
+
+# ----- simple play for demos and tests ---------------------------------------------------------
+
+
+def auto_bets(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng: random.Random) -> dict[str, Bets]:
+    """A small ANTE (a fiftieth of the bankroll) and, half the time, one table-minimum MATCH."""
+    bets = {}
+    for seat in tuple(seats)[: settings.max_seats]:
+        chips = bankrolls.get(seat, 0)
+        ante = min(settings.max_ante, max(settings.min_ante, chips // 50))
+        if chips < ante:
+            continue
+        match = ()
+        if settings.max_match_wagers and chips - ante >= settings.min_match and rng.random() < 0.5:
+            match = ((rng.choice(SPOTS), settings.min_match),)
+        bets[seat] = Bets(ante, match)
+    return bets
+
+
+def auto_action(state: State, rng: random.Random) -> Action:
+    """The manual's basic strategy: hit a first card 2..5, else stand; raise the most on a
+    first-card ace and never otherwise. Chance events are drawn from `rng`."""
+    step, index = _next_step(state)
+    if step == "done":
+        raise TableError("the round is over")
+    if step == "stand or hit":
+        return Hit() if hard_count(state.hands[index].cards) in range(2, 6) else Stand()
+    if step == "raise":
+        hand = state.hands[index]
+        first_card_ace = hand.cards[0].rank == "A" and len(hand.cards) == 1
+        return Raise(max(raise_options(state, hand)) if first_card_ace else 0)
+    actions, chances = zip(*chance_outcomes(state))
+    return rng.choices(actions, weights=chances)[0]
