@@ -1,0 +1,278 @@
+"""What Dice Blackjack and Blackjack Dice have in common: rolls as chance actions, a
+player who banks for the others, and the roll-off that picks the first banker.
+
+Both games are played at a home table where one of the people covers everyone else's
+bets with their own chips. Keeping the betting, covering and paying rules here means the
+two engines cannot drift apart on how a short banker pays, which is the part of a
+player-banked game people argue about most.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import Callable, Mapping
+
+from table.errors import BadBet, BadValue, IllegalAction
+from table.rules.dice import check_die
+
+SEAT_ORDER = "seat-order"
+REFUSE = "refuse"
+SHORT_BANKER_RULES = (SEAT_ORDER, REFUSE)
+
+
+@dataclass(frozen=True)
+class Bets:
+    """A seat's stake for the round, in whole chips."""
+
+    stake: int
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Dice that came out, as the camera sees them: a set, so order never matters."""
+
+    dice: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+        except TypeError:
+            raise BadValue(f"dice are whole numbers, not {self.dice!r}") from None
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Roll again."""
+
+
+@dataclass(frozen=True)
+class Stand:
+    """Keep the total as it is."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Table limits shared by both games; each game's Settings adds its own rules.
+
+    short_banker: what happens when the banker's chips cannot pay every winner.
+    "seat-order" (default): the banker collects from the losers first, then pays the
+    winners in seat order until the chips run out (the custom at a home table, and it
+    never refuses a bet). "refuse": new_round refuses bets the banker could not cover
+    if every player won at the best payout.
+    """
+
+    min_bet: int = 1
+    max_bet: int = 100
+    short_banker: str = SEAT_ORDER
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.min_bet, int) and isinstance(self.max_bet, int)) or not 1 <= self.min_bet <= self.max_bet:
+            raise BadValue(f"bet limits must be whole chips with 1 <= min <= max, not {self.min_bet}..{self.max_bet}")
+        if self.short_banker not in SHORT_BANKER_RULES:
+            raise BadValue(f"short_banker is one of {', '.join(SHORT_BANKER_RULES)}, not {self.short_banker!r}")
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where, with what, and who bet; the banker may still be unknown while
+    the first-banker roll-off is under way."""
+
+    seats: tuple[str, ...]
+    bankrolls: tuple[tuple[str, int], ...]
+    stakes: tuple[tuple[str, int], ...]
+    banker: str | None = None
+
+    def bankroll(self, account: str) -> int:
+        return dict(self.bankrolls)[account]
+
+    def players(self) -> tuple[str, ...]:
+        """Everyone who bet, in seat order, except the banker (whose bet is not taken)."""
+        return tuple(seat for seat, _ in self.stakes if seat != self.banker)
+
+    def stake(self, seat: str) -> int:
+        return dict(self.stakes)[seat]
+
+
+def open_table(
+    limits: Limits,
+    seats: tuple[str, ...],
+    bankrolls: Mapping[str, int],
+    bets: Mapping[str, Bets],
+    banker: str | None,
+    best_payout: int,
+) -> Table:
+    """Check every bet before the round starts, so a round never stops half-way on a
+    bet; `best_payout` is the most one unit of stake can win (for the "refuse" rule)."""
+    seats = tuple(seats)
+    if len(set(seats)) != len(seats) or len(seats) < 2:
+        raise BadBet(f"a banked dice game needs two or more different seats, not {seats!r}")
+    missing = [seat for seat in seats if seat not in bankrolls]
+    if missing:
+        raise BadBet(f"no bankroll for {', '.join(missing)}")
+    if banker is not None and banker not in seats:
+        raise BadBet(f"the banker {banker!r} is not one of the seats {', '.join(seats)}")
+    strangers = [seat for seat in bets if seat not in seats]
+    if strangers:
+        raise BadBet(f"bets from {', '.join(map(str, strangers))}, who are not seated here")
+    stakes = []
+    for seat in seats:
+        if seat not in bets or seat == banker:
+            continue
+        stake = getattr(bets[seat], "stake", None)
+        if isinstance(stake, bool) or not isinstance(stake, int):
+            raise BadBet(f"{seat}: a stake is a whole number of chips, not {stake!r}")
+        if not limits.min_bet <= stake <= limits.max_bet:
+            raise BadBet(f"{seat}: the table takes bets of {limits.min_bet} to {limits.max_bet} chips, not {stake}")
+        if stake > bankrolls[seat]:
+            raise BadBet(f"{seat}: a bet of {stake} is more than the {bankrolls[seat]} chips held")
+        stakes.append((seat, stake))
+    table = Table(seats, tuple((seat, bankrolls[seat]) for seat in seats), tuple(stakes), banker)
+    if limits.short_banker == REFUSE:
+        for candidate in (banker,) if banker is not None else seats:
+            _check_cover(table, candidate, best_payout)
+    return table
+
+
+def _check_cover(table: Table, banker: str, best_payout: int) -> None:
+    worst = best_payout * sum(stake for seat, stake in table.stakes if seat != banker)
+    if worst > table.bankroll(banker):
+        raise BadBet(f"{banker} banks with {table.bankroll(banker)} chips but could owe {worst}: bet less")
+
+
+def settle_with_banker(table: Table, limits: Limits, units: Mapping[str, int]) -> dict[str, int]:
+    """Net chips for every seat from each player's result in stakes (+2, +1, 0, -1).
+
+    The banker takes the losers' chips first and pays winners in seat order from
+    bankroll plus takings, so the banker can never be driven below zero.
+    """
+    assert table.banker is not None
+    net = {seat: 0 for seat in table.seats}
+    owed = {seat: units[seat] * table.stake(seat) for seat in table.players()}
+    funds = table.bankroll(table.banker)
+    for seat, amount in owed.items():
+        if amount < 0:
+            net[seat] = amount
+            funds -= amount
+    for seat, amount in owed.items():
+        if amount > 0:
+            net[seat] = min(amount, funds)
+            funds -= net[seat]
+    net[table.banker] = -sum(net.values())
+    return net
+
+
+def faces(sides: int) -> range:
+    """The faces a die can show: d6 1..6, d10 0..9."""
+    return range(0, 10) if sides == 10 else range(1, sides + 1)
+
+
+def chance_rolls(count: int, sides: int) -> tuple[tuple[Roll, Fraction], ...]:
+    """Every set of `count` dice that can come out, with its exact probability."""
+    outcomes = []
+    for dice in combinations_with_replacement(faces(sides), count):
+        orders = factorial(count)
+        for repeats in Counter(dice).values():
+            orders //= factorial(repeats)
+        outcomes.append((Roll(dice), Fraction(orders, sides**count)))
+    return tuple(outcomes)
+
+
+def check_roll(action: object, count: int, sides: int) -> Roll:
+    """A roll of the right number of real die faces, or a clear error."""
+    if not isinstance(action, Roll):
+        raise IllegalAction(f"the dice are rolling: expected {count} d{sides}, not {action!r}")
+    if len(action.dice) != count:
+        raise BadValue(f"expected {count} d{sides}, got {len(action.dice)}: {action.dice}")
+    for value in action.dice:
+        check_die(value, sides)
+    return action
+
+
+def check_legal(action: object, legal: tuple, what: str) -> None:
+    if action not in legal:
+        raise IllegalAction(f"{action!r} is not a legal move for {what} now")
+
+
+def leaders(rolls: Mapping[str, int], rank: Callable[[int], int]) -> tuple[str, ...]:
+    """The seats whose roll ranks best (highest `rank`), in the order given."""
+    best = max(rank(value) for value in rolls.values())
+    return tuple(seat for seat, value in rolls.items() if rank(value) == best)
+
+
+@dataclass(frozen=True)
+class RollOff:
+    """Each of `rollers` throws one die in turn; a tie for best throws again alone."""
+
+    rollers: tuple[str, ...]
+    rolls: tuple[int, ...] = ()
+
+    def roller(self) -> str:
+        return self.rollers[len(self.rolls)]
+
+
+def start_roll_off(table: Table) -> RollOff:
+    """Seats with no chips cannot bank, so they do not roll."""
+    rollers = tuple(seat for seat in table.seats if table.bankroll(seat) > 0) or table.seats
+    return RollOff(rollers)
+
+
+def add_roll_off(roll_off: RollOff, value: int, rank: Callable[[int], int]) -> RollOff | str:
+    """The next roll-off after one more die: the winner's name once decided."""
+    rolls = roll_off.rolls + (value,)
+    if len(rolls) < len(roll_off.rollers):
+        return RollOff(roll_off.rollers, rolls)
+    best = leaders(dict(zip(roll_off.rollers, rolls)), rank)
+    return best[0] if len(best) == 1 else RollOff(best)
+
+
+def auto_stakes(limits: Limits, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng) -> dict[str, Bets]:
+    """Everyone with chips bets a small random stake they can afford; the engine drops
+    the banker's bet, so this need not know who banks."""
+    bets = {}
+    for seat in seats:
+        top = min(limits.max_bet, bankrolls.get(seat, 0), limits.min_bet * 5)
+        if top >= limits.min_bet:
+            bets[seat] = Bets(rng.randint(limits.min_bet, top))
+    return bets
+
+
+BETS_HELP = "STAKE (whole chips)"
+
+
+def parse_stake(limits: Limits, text: str) -> Bets:
+    try:
+        stake = int(text.strip())
+    except ValueError:
+        raise BadBet(f"{text!r}: type the stake as a whole number of chips") from None
+    if not limits.min_bet <= stake <= limits.max_bet:
+        raise BadBet(f"the table takes bets of {limits.min_bet} to {limits.max_bet} chips, not {stake}")
+    return Bets(stake)
+
+
+def next_with_chips(table: Table, after: str, net: Mapping[str, int]) -> str:
+    """The next seat after `after`, going round the table, that still has chips."""
+    seats = table.seats
+    start = seats.index(after)
+    for step in range(1, len(seats) + 1):
+        seat = seats[(start + step) % len(seats)]
+        if table.bankroll(seat) + net.get(seat, 0) > 0:
+            return seat
+    return after
+
+
+def sample(outcomes: tuple[tuple[object, Fraction], ...], rng) -> object:
+    """One chance outcome drawn with its exact probability from the caller's rng."""
+    point = Fraction(rng.randrange(10**9), 10**9)
+    for action, probability in outcomes:
+        point -= probability
+        if point < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def roll_label(roll: Roll) -> str:
+    return "roll " + " ".join(map(str, roll.dice))
