@@ -5,11 +5,18 @@ odds and display can be added without editing a central list."""
 from __future__ import annotations
 
 import argparse
+import os
 import pkgutil
 import sys
 from importlib import import_module
 
 from table.errors import TableError
+
+
+# Libraries' own chatter (pygame's banner, OpenCV's capture warnings) would bury
+# the plain-words messages this command prints; our errors say what went wrong.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,45 @@
+import numpy as np
+
+from hardware import doctor
+from hardware.config import ApplianceConfig, CameraConfig, TableConfig
+from hardware.frames import Frame
+from hardware.recording import Manifest, SessionWriter
+from hardware.sources import open_source
+from vision.calibration import Calibration
+
+
+def config_with(tmp_path, **table):
+    return ApplianceConfig(table=TableConfig(store=str(tmp_path / "bank.sqlite"), **table),
+                           camera=CameraConfig(source=str(tmp_path / "session"), width=80, height=60))
+
+
+def test_camera_check_reads_a_frame_or_explains(tmp_path):
+    config = config_with(tmp_path)
+    missing = doctor.check_camera(config, open_source)
+    assert not missing.ok and "no picture" in missing.says and missing.fix
+    with SessionWriter(tmp_path / "session", Manifest("dicey21", ("a",))) as writer:
+        writer.save_frame(Frame(np.zeros((60, 80, 3), np.uint8), 1, 0.0))
+    found = doctor.check_camera(config, open_source)
+    assert found.ok and "80x60" in found.says
+
+
+def test_calibration_check_catches_a_size_mismatch_and_garbage(tmp_path):
+    path = tmp_path / "cal.json"
+    Calibration((640, 480), ((0, 0), (640, 0), (640, 480)), 30.0).save(path)
+    mismatch = doctor.check_calibration(config_with(tmp_path, calibration=str(path)))
+    assert not mismatch.ok and "calibrate again" in mismatch.fix
+    path.write_text("garbage")
+    assert not doctor.check_calibration(config_with(tmp_path, calibration=str(path))).ok
+    assert doctor.check_calibration(config_with(tmp_path)).ok
+
+
+def test_store_check(tmp_path):
+    assert doctor.check_store(config_with(tmp_path)).ok
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert not doctor.check_store(config_with(tmp_path / "file" / "sub")).ok
+
+
+def test_gpio_off_is_fine_and_display_dummy_is_a_problem():
+    assert doctor.check_gpio(ApplianceConfig()).ok
+    assert not doctor.check_display(ApplianceConfig()).ok  # tests run with SDL's dummy driver
