@@ -1,0 +1,81 @@
+"""read_cards: every card on the table, read from its corner index, or counted face down,
+or reported unreadable with the reason. Nothing is guessed."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.cards import fan, index
+from vision.cards.find import Region, find_card_regions
+from vision.types import Card, FaceDown, TableRead, Unreadable
+
+
+def _upright_corners(rect: tuple) -> np.ndarray:
+    """minAreaRect corners ordered so the first edge is a short side: warping them to a
+    W x H card puts the long side vertical (either way up, which the reader handles)."""
+    pts = cv2.boxPoints(rect).astype(np.float32)
+    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+def _angle(corners: np.ndarray) -> float:
+    """Degrees the card's up direction (bottom edge to top edge) is turned clockwise from the frame's up."""
+    top = (corners[0] + corners[1]) / 2
+    bottom = (corners[2] + corners[3]) / 2
+    dx, dy = top - bottom
+    return float(np.degrees(np.arctan2(dx, -dy)) % 360)
+
+
+def _box(points: np.ndarray) -> tuple[float, float, float, float]:
+    x0, y0 = points.min(axis=0)
+    x1, y1 = points.max(axis=0)
+    return (float(x0), float(y0), float(x1), float(y1))
+
+
+def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | Unreadable:
+    corners = _upright_corners(region.rect)
+    target = np.float32([[0, 0], [index.W, 0], [index.W, index.H], [0, index.H]])
+    card = cv2.warpPerspective(frame_bgr, cv2.getPerspectiveTransform(corners, target), (index.W, index.H))
+    centre = (float(region.rect[0][0]), float(region.rect[0][1]))
+    box = _box(corners)
+    white = index.card_white(card)
+    if index.looks_face_down(card, white):
+        return FaceDown("card", centre, box)
+    turned = np.ascontiguousarray(card[::-1, ::-1])
+    reads = [index.read_corner(card, white), index.read_corner(turned, white)]
+    known = [r for r in reads if r.rank is not None]
+    if not known:
+        return Unreadable("card", centre, f"face up but no index read: {reads[0].reason}", box)
+    if len({r.rank for r in known}) > 1:
+        return Unreadable("card", centre, f"the two indices disagree ({known[0].rank} / {known[1].rank})", box)
+    best = max(known, key=lambda r: r.score)
+    suits = {r.suit for r in known if r.suit}
+    suit = suits.pop() if len(suits) == 1 else None
+    if best.rank not in ("A", "J", "Q", "K"):
+        pips = index.count_pips(card, white)
+        if pips != int(best.rank):
+            return Unreadable("card", centre, f"index says {best.rank} but {pips} pips counted", box)
+    if best is reads[1]:
+        corners = np.roll(corners, 2, axis=0)
+    confidence = min(1.0, best.score) * (1.0 if len(known) == 2 else 0.8)
+    return Card(best.rank, suit, centre, box, _angle(corners), round(confidence, 3))
+
+
+def read_cards(frame_bgr: np.ndarray, calibration=None) -> TableRead:
+    """Cards, face-down cards and unreadable cards in a BGR frame (inside the play area
+    when a vision.calibration.Calibration is given)."""
+    area = calibration.mask(frame_bgr.shape) if calibration is not None else None
+    singles, blobs = find_card_regions(frame_bgr, area)
+    cards: list[Card] = []
+    face_down: list[FaceDown] = []
+    unreadable: list[Unreadable] = []
+    for region in singles:
+        found = read_lone_card(frame_bgr, region)
+        {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append(found)
+    for region in blobs:
+        fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region)
+        cards.extend(fan_cards)
+        unreadable.extend(fan_unreadable)
+    return TableRead(cards=tuple(cards), face_down=tuple(face_down), unreadable=tuple(unreadable))
