@@ -333,11 +333,9 @@ def describe(state: State) -> str:
 
 
 def label(action) -> str:
-    if isinstance(action, Roll):
-        return shared.roll_label(action)
     if isinstance(action, Use):
         return "use both" if len(action.dice) == 2 else f"use {action.dice[0]}"
-    return "hit" if isinstance(action, Hit) else "stand" if isinstance(action, Stand) else repr(action)
+    return shared.label(action)
 
 
 def parse_outcome(state: State, text: str) -> Roll:

@@ -274,5 +274,8 @@ def sample(outcomes: tuple[tuple[object, Fraction], ...], rng) -> object:
     return outcomes[-1][0]
 
 
-def roll_label(roll: Roll) -> str:
-    return "roll " + " ".join(map(str, roll.dice))
+def label(action: object) -> str:
+    """Words for the actions both games share."""
+    if isinstance(action, Roll):
+        return "roll " + " ".join(map(str, action.dice))
+    return "hit" if isinstance(action, Hit) else "stand" if isinstance(action, Stand) else repr(action)
