@@ -1,0 +1,199 @@
+"""The round driver: turns button presses, the camera's settled reads and typed
+entries into rules-engine actions, one event at a time.
+
+It is pure (events in, a new Driver out) so the appliance, the demo and a replay all
+run the very same decisions, and a recorded session re-settles identically. It asks
+the engine what is legal, waits for the shaker and for a settled table, and refuses
+a read that is unreadable or that contradicts the game (two dice seen where three
+are due), asking for a re-roll instead of guessing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from table.errors import TableError
+from table.ledger import Ledger
+from table.rules import CHANCE, HOUSE, TERMINAL, engine
+from table.rules.cards import Card
+from table.rules.tiles import Tile
+from vision.types import TableRead
+
+SHAKE, NEXT, CONFIRM = "shake", "next", "confirm"
+PHASES = ("bets", "decide", "roll", "reading", "typed", "results")
+
+
+@dataclass(frozen=True)
+class Press:
+    button: str  # SHAKE, NEXT or CONFIRM, from GPIO, keys or touch
+
+
+@dataclass(frozen=True)
+class Motion:
+    status: str  # the settle detector's word: "rolling", "hand", "empty" or "settled"
+
+
+@dataclass(frozen=True)
+class SettledRead:
+    read: TableRead
+
+
+@dataclass(frozen=True)
+class Typed:
+    text: str  # what a person typed for a card, a d10 or a tile
+
+
+@dataclass(frozen=True)
+class Need:
+    """What the next chance event is made of on the real table."""
+
+    kind: str  # "dice", "d10", "card" or "tile"
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Driver:
+    game: str
+    seats: tuple[str, ...]
+    bet: int
+    typed_kinds: tuple[str, ...] = ("card", "d10")  # kinds entered by hand, not read
+    phase: str = "bets"
+    round_no: int = 0
+    state: Any = None  # the rules engine's state during a round
+    banker: str | None = None
+    highlight: int = 0
+    message: str = ""
+    seen: tuple[str, ...] = ()  # cards and tiles already on the table this round
+    moved: bool = False  # the camera saw motion since the driver started waiting
+    settlement: tuple[tuple[str, int], ...] = ()
+    applied: tuple[Any, ...] = field(default=(), compare=False)  # actions of the last step
+
+
+def need_of(game: str, state: Any) -> Need:
+    """Read off the engine's own chance outcomes, so no game table is kept here."""
+    outcomes = engine(game).legal_actions(state)
+    values = [getattr(outcomes[0], f.name) for f in dataclasses.fields(outcomes[0])]
+    if any(isinstance(value, Card) for value in values):
+        return Need("card")
+    if any(isinstance(value, Tile) for value in values):
+        return Need("tile")
+    dice = next(value for value in values if isinstance(value, (int, tuple)))
+    count = len(dice) if isinstance(dice, tuple) else 1
+    lowest = min(min(getattr(a, "dice", None) or (getattr(a, "value", 1),)) for a in outcomes)
+    return Need("d10" if lowest == 0 else "dice", count)
+
+
+def start(driver: Driver, ledger: Ledger) -> Driver:
+    """Everyone with enough chips places the table's standard bet; the round opens."""
+    eng = engine(driver.game)
+    settings = eng.Settings()
+    bets = {}
+    for seat in driver.seats:
+        if seat != driver.banker and ledger.balance(seat) >= driver.bet:
+            bets[seat] = eng.parse_bets(settings, str(driver.bet))
+    state = eng.new_round(settings, driver.seats, ledger.as_dict(), bets, banker=driver.banker)
+    return _advance(replace(driver, state=state, round_no=driver.round_no + 1, seen=(), settlement=(),
+                            message="", applied=()))
+
+
+def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
+    """One event. Errors in what the table supplied become a message, never a crash."""
+    driver = replace(driver, applied=())
+    if driver.phase == "bets":
+        return start(driver, ledger) if event in (Press(SHAKE), Press(CONFIRM)) else driver
+    if driver.phase == "results":
+        return replace(driver, phase="bets", state=None, message="") if isinstance(event, Press) else driver
+    if isinstance(event, Motion):
+        moving = event.status in ("rolling", "hand")
+        return replace(driver, moved=driver.moved or moving)
+    if driver.phase == "decide" and isinstance(event, Press):
+        return _decide(driver, event.button)
+    if driver.phase == "roll" and event == Press(SHAKE):
+        return replace(driver, phase="reading", moved=False, message="")
+    if driver.phase == "reading" and isinstance(event, SettledRead) and driver.moved:
+        return _from_read(driver, event.read)
+    if driver.phase == "typed" and isinstance(event, Typed):
+        return _outcome(driver, lambda: engine(driver.game).parse_outcome(driver.state, event.text))
+    return driver
+
+
+def _decide(driver: Driver, button: str) -> Driver:
+    actions = engine(driver.game).legal_actions(driver.state)
+    if button == NEXT:
+        return replace(driver, highlight=(driver.highlight + 1) % len(actions))
+    return _apply(driver, actions[driver.highlight])
+
+
+def _from_read(driver: Driver, read: TableRead) -> Driver:
+    need = need_of(driver.game, driver.state)
+    if read.unreadable:
+        worst = read.unreadable[0]
+        return _reroll(driver, f"a {worst.kind} could not be read ({worst.reason})")
+    if need.kind in ("dice", "d10"):
+        found = read.dice if need.kind == "dice" else read.d10
+        if len(found) != need.count:
+            return _reroll(driver, f"{need.count} {need.kind} expected, {len(found)} seen")
+        text = " ".join(str(die.value) for die in sorted(found, key=lambda d: d.center))
+    else:
+        on_table = ([f"{c.rank}{c.suit or ''}" for c in read.cards] if need.kind == "card"
+                    else [f"{t.halves[0]}-{t.halves[1]}" for t in read.dominoes])
+        new = [item for item in on_table if item not in driver.seen]
+        if len(new) != 1:
+            return _reroll(driver, f"one new {need.kind} expected, {len(new)} seen")
+        text = new[0]
+    return _outcome(driver, lambda: engine(driver.game).parse_outcome(driver.state, text), text)
+
+
+def _outcome(driver: Driver, make, text: str | None = None) -> Driver:
+    try:
+        action = make()
+        return _apply(driver, action, seen=(text,) if text else ())
+    except TableError as err:
+        return _reroll(driver, str(err))
+
+
+def _reroll(driver: Driver, why: str) -> Driver:
+    """Ask the table again; the round state is untouched, so nothing is guessed."""
+    if driver.phase == "typed":
+        return replace(driver, message=f"{why}; type it again")
+    if need_of(driver.game, driver.state).kind in ("dice", "d10"):
+        return replace(driver, phase="roll", moved=False, message=f"Re-roll: {why}; press SHAKE and roll again")
+    return replace(driver, moved=False, message=f"Show it again: {why}")
+
+
+def _apply(driver: Driver, action: Any, seen: tuple[str, ...] = ()) -> Driver:
+    state = engine(driver.game).apply(driver.state, action)
+    moved = replace(driver, state=state, highlight=0, message="", seen=driver.seen + seen, applied=(action,))
+    return _advance(moved)
+
+
+def _advance(driver: Driver) -> Driver:
+    eng = engine(driver.game)
+    actor = eng.current_actor(driver.state)
+    if actor == TERMINAL:
+        settlement = eng.settle(driver.state)
+        return replace(driver, phase="results", banker=eng.next_banker(driver.state),
+                       settlement=tuple(settlement.items()))
+    if actor != CHANCE:
+        return replace(driver, phase="decide")
+    need = need_of(driver.game, driver.state)
+    if need.kind in driver.typed_kinds:
+        return replace(driver, phase="typed")
+    return replace(driver, phase="roll" if need.kind in ("dice", "d10") else "reading", moved=False)
+
+
+def lit_leds(driver: Driver) -> frozenset[str]:
+    if driver.message and driver.phase in ("roll", "reading", "typed"):
+        return frozenset({"error"})
+    if driver.phase == "reading":
+        return frozenset({"reading"})
+    if driver.phase == "results":
+        net = [chips for seat, chips in driver.settlement if seat in driver.seats and seat != driver.banker]
+        return frozenset({"win"} if any(chips > 0 for chips in net) else {"lose"})
+    return frozenset({"ready"})
+
+
+def house_account(game: str) -> tuple[str, ...]:
+    return (HOUSE,) if engine(game).HOUSE_BANKED else ()

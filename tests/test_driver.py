@@ -1,0 +1,91 @@
+"""The round driver on real engines: buttons, typed cards and camera reads in,
+engine actions out; bad reads ask for a re-roll and change nothing."""
+
+import pytest
+
+from table.driver import CONFIRM, NEXT, SHAKE, Driver, Motion, Need, Press, SettledRead, Typed, lit_leds, need_of, step
+from table.ledger import Ledger
+from table.rules import HOUSE, engine
+from vision.types import Die, TableRead, Unreadable
+
+
+def dice_read(*values):
+    return TableRead(dice=tuple(Die(v, (10.0 * i, 5.0), (0, 0, 1, 1), 0.99) for i, v in enumerate(values)))
+
+
+@pytest.fixture
+def table():
+    ledger = Ledger.open({"ann": 100, "bob": 100, HOUSE: 0}, credit=(HOUSE,))
+    return Driver("dicey21", ("ann", "bob"), bet=10), ledger
+
+
+def feed(driver, ledger, *events):
+    for event in events:
+        driver = step(driver, event, ledger)
+    return driver
+
+
+def test_a_whole_dicey21_round(table):
+    driver, ledger = table
+    driver = feed(driver, ledger, Press(SHAKE))
+    assert driver.phase == "typed" and need_of("dicey21", driver.state) == Need("card")
+    driver = feed(driver, ledger, Typed("10h"), Typed("8s"))
+    assert driver.phase == "decide" and "ready" in lit_leds(driver)
+    driver = feed(driver, ledger, Press(CONFIRM))  # ann: highlighted first choice (stand)
+    driver = feed(driver, ledger, Press(NEXT), Press(CONFIRM))  # bob: second choice (hit)
+    assert driver.phase == "typed"
+    driver = feed(driver, ledger, Typed("2c"))
+    while driver.phase == "decide":  # decline any raise offers
+        driver = feed(driver, ledger, Press(CONFIRM))
+    assert driver.phase == "roll"
+    driver = feed(driver, ledger, Press(SHAKE))
+    assert lit_leds(driver) == {"reading"}
+    unchanged = feed(driver, ledger, SettledRead(dice_read(1, 2, 3)))
+    assert unchanged.state == driver.state, "a read before any motion is the old table"
+    driver = feed(driver, ledger, Motion("rolling"), SettledRead(dice_read(2, 3, 1)))
+    assert driver.phase == "results"
+    settlement = dict(driver.settlement)
+    assert sum(settlement.values()) == 0
+    # ann: 10 + 6 = 16 pushes; bob: 8 + 2 + 6 = 16 pushes as well
+    assert settlement["ann"] == 0 and settlement["bob"] == 0
+    assert feed(driver, ledger, Press(NEXT)).phase == "bets"
+
+
+def reach_the_roll(driver, ledger):
+    driver = feed(driver, ledger, Press(SHAKE), Typed("9h"), Typed("9s"))
+    while driver.phase == "decide":
+        driver = feed(driver, ledger, Press(CONFIRM))
+    return feed(driver, ledger, Press(SHAKE), Motion("rolling"))
+
+
+@pytest.mark.parametrize(
+    "read, words",
+    [
+        (dice_read(3, 4), "3 dice expected, 2 seen"),
+        (TableRead(dice=dice_read(1, 2, 3).dice, unreadable=(Unreadable("die", (5.0, 5.0), "cocked"),)), "cocked"),
+    ],
+)
+def test_a_read_that_contradicts_the_game_asks_for_a_reroll(table, read, words):
+    driver, ledger = table
+    waiting = reach_the_roll(driver, ledger)
+    after = feed(waiting, ledger, SettledRead(read))
+    assert after.phase == "roll" and after.state == waiting.state
+    assert words in after.message and "Re-roll" in after.message
+    assert lit_leds(after) == {"error"}
+
+
+def test_a_typed_card_that_does_not_exist_is_refused(table):
+    driver, ledger = table
+    driver = feed(driver, ledger, Press(SHAKE))
+    after = feed(driver, ledger, Typed("11h"))
+    assert after.state == driver.state and "type it again" in after.message
+
+
+def test_dice_blackjack_needs_two_dice_and_domino_needs_tiles():
+    ledger = Ledger.open({"ann": 100, "bob": 100})
+    for game, kind in (("dice-blackjack", "dice"), ("domino21", "tile")):
+        driver = Driver(game, ("ann", "bob"), bet=2, typed_kinds=())
+        driver = step(driver, Press(SHAKE), ledger)
+        assert driver.phase in ("roll", "reading", "decide")
+        if driver.phase != "decide":
+            assert need_of(game, driver.state).kind == kind
