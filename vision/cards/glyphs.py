@@ -49,15 +49,11 @@ def _atlas() -> tuple[np.ndarray, np.ndarray]:
     return labels, np.stack([_unit(s) for s in squares])
 
 
-def best_match(mask: np.ndarray, allowed: tuple[str, ...]) -> tuple[str | None, float, float]:
-    """(label, score, margin) of the best template among `allowed` labels for this ink mask.
-
-    score is the normalised correlation (1 = identical); margin is how far ahead it is of
-    the best template of any other allowed label, which is what makes a read certain.
-    """
+def label_scores(mask: np.ndarray, allowed: tuple[str, ...]) -> dict[str, float]:
+    """Best normalised correlation (1 = identical) of this ink mask with each allowed label."""
     square = square_glyph(mask)
     if square is None:
-        return None, 0.0, 0.0
+        return {}
     labels, vectors = _atlas()
     scores = vectors @ _unit(square)
     best: dict[str, float] = {}
@@ -65,8 +61,14 @@ def best_match(mask: np.ndarray, allowed: tuple[str, ...]) -> tuple[str | None, 
         picked = scores[labels == label]
         if picked.size:
             best[label] = float(picked.max())
-    if not best:
+    return best
+
+
+def best_match(mask: np.ndarray, allowed: tuple[str, ...]) -> tuple[str | None, float, float]:
+    """(label, score, margin): margin is how far the best label is ahead of the runner-up,
+    which is what makes a read certain."""
+    ranked = sorted(label_scores(mask, allowed).items(), key=lambda kv: -kv[1])
+    if not ranked:
         return None, 0.0, 0.0
-    ranked = sorted(best.items(), key=lambda kv: -kv[1])
     runner_up = ranked[1][1] if len(ranked) > 1 else -1.0
     return ranked[0][0], ranked[0][1], ranked[0][1] - runner_up

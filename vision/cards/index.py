@@ -13,35 +13,42 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards.glyphs import best_match
+from vision.cards.glyphs import best_match, label_scores
 
 W, H = 200, 280  # the upright card every lone card is warped to
+EDGE = 5  # pixels at the rim of a cut-out card that are never ink
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_SCORE, RANK_MARGIN = 0.55, 0.04
+INDEX_SLACK = 0.03  # how far below the index's favourite the rank the middle shows may score
 SUIT_SCORE, SUIT_MARGIN = 0.6, 0.04
 
 
 @dataclass(frozen=True)
 class IndexRead:
-    rank: str | None
+    """What one corner index says: a score per rank (empty when no index was found)."""
+
+    ranks: dict[str, float]
     suit: str | None
-    score: float
     reason: str = ""
 
 
-def ink_mask(card_bgr: np.ndarray, white: float) -> np.ndarray:
-    """Ink is whatever is clearly darker or more coloured than the card's own white."""
+def ink_mask(card_bgr: np.ndarray) -> np.ndarray:
+    """Ink is whatever is clearly darker or more coloured than the white around it. The white
+    is measured locally (a wide max filter) because light falls unevenly across one card."""
     gray = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    local_white = cv2.blur(cv2.dilate(gray, np.ones((41, 41), np.uint8)), (15, 15))
     spread = card_bgr.max(axis=2).astype(np.float32) - card_bgr.min(axis=2)
-    return ((gray < 0.72 * white) | (spread > 70)).astype(np.uint8)
+    ink = ((gray < 0.78 * local_white) | (spread > 0.25 * local_white)).astype(np.uint8)
+    ink[:EDGE, :] = ink[-EDGE:, :] = 0  # the cut-out may take in a sliver of table
+    ink[:, :EDGE] = ink[:, -EDGE:] = 0
+    return ink
 
 
 def card_white(card_bgr: np.ndarray) -> float:
     """The stock's brightness, from a band just inside the edge where nothing is printed."""
     gray = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY)
-    h, w = gray.shape
-    band = np.concatenate([gray[4:8, 10:-10].ravel(), gray[-8:-4, 10:-10].ravel(),
-                           gray[10:-10, 4:8].ravel(), gray[10:-10, -8:-4].ravel()])
+    band = np.concatenate([gray[EDGE : 2 * EDGE, 10:-10].ravel(), gray[-2 * EDGE : -EDGE, 10:-10].ravel(),
+                           gray[10:-10, EDGE : 2 * EDGE].ravel(), gray[10:-10, -2 * EDGE : -EDGE].ravel()])
     return float(np.percentile(band, 75))
 
 
@@ -53,59 +60,117 @@ def is_red(card_bgr: np.ndarray, ink: np.ndarray) -> bool:
     return float(np.median(redness)) > 35
 
 
-def _components(ink: np.ndarray) -> list[tuple[int, int, int, int, int, np.ndarray]]:
-    """(x, y, w, h, area, mask) of each ink blob, not touching the crop's right or bottom edge."""
+def _column(ink: np.ndarray, scale: float) -> np.ndarray | None:
+    """The index column: ink under and beside the top-most glyph-sized blob of the corner."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     rows, cols = ink.shape
-    out = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if area < 6 or x + w >= cols - 1 or y + h >= rows - 1 or x <= 0 or y <= 0:
-            continue
-        out.append((x, y, w, h, area, labels == i))
-    return out
+    keep = [i for i in range(1, n) if stats[i][3] >= 0.025 * H * scale and stats[i][4] >= 6
+            and stats[i][0] > 0 and stats[i][1] > 0
+            and stats[i][0] + stats[i][2] < cols - 1 and stats[i][1] + stats[i][3] < rows - 1]
+    if not keep:
+        return None
+    top = min(keep, key=lambda i: stats[i][1])
+    tx, ty, tw, th = stats[top][:4]
+    row = [i for i in keep if stats[i][1] < ty + th / 2 and abs(stats[i][0] + stats[i][2] / 2 - tx - tw / 2) < th]
+    x0 = min(stats[i][0] for i in row) - 4  # the row holds both glyphs of a "10"
+    x1 = max(stats[i][0] + stats[i][2] for i in row) + 4
+    members = [i for i in keep if x0 <= stats[i][0] + stats[i][2] / 2 <= x1]
+    return np.isin(labels, members).astype(np.uint8)
 
 
-def read_corner(card_bgr: np.ndarray, white: float, scale: float = 1.0) -> IndexRead:
-    """Rank and suit from the top-left index of an upright card. `scale` is card height / H."""
-    zone = card_bgr[: round(0.3 * H * scale), : round(0.27 * W * scale)]
-    ink = ink_mask(zone, white)
-    parts = [c for c in _components(ink) if c[3] >= 0.025 * H * scale]
-    if len(parts) < 2:
-        return IndexRead(None, None, 0.0, "no index in the corner")
-    parts.sort(key=lambda c: c[1])
-    rank_top = parts[0]
-    row = [c for c in parts if c[1] < rank_top[1] + rank_top[3] * 0.5]  # the rank's glyphs ("1" and "0")
-    row_bottom = max(c[1] + c[3] for c in row)
-    row_x0 = min(c[0] for c in row)
-    row_x1 = max(c[0] + c[2] for c in row)
-    below = [c for c in parts if c[1] >= row_bottom - 1 and row_x0 - 4 <= c[0] + c[2] / 2 <= row_x1 + 4]
-    if not below:
-        return IndexRead(None, None, 0.0, "no suit under the rank")
-    suit_part = below[0]
-    rank_mask = np.zeros_like(ink)
-    for c in row:
-        rank_mask |= c[5]
-    rank, r_score, r_margin = best_match(rank_mask, RANKS)
+def _split_rows(column: np.ndarray) -> list[np.ndarray]:
+    """Rank and suit as separate masks, cut at blank rows or, where blur has joined them,
+    at the thinnest row of a blob too tall to be one glyph."""
+    profile = column.sum(axis=1)
+    rows = np.flatnonzero(profile)
+    runs = np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1)
+    pieces = []
+    for run in runs:
+        y0, y1 = run[0], run[-1] + 1
+        xs = np.flatnonzero(column[y0:y1].any(axis=0))
+        height, width = y1 - y0, xs[-1] - xs[0] + 1
+        if height > 1.7 * width and not pieces:
+            lo, hi = y0 + round(0.4 * height), y0 + round(0.75 * height)
+            cut = lo + int(np.argmin(profile[lo:hi]))
+            pieces += [(y0, cut), (cut + 1, y1)]
+        elif height >= 3:
+            pieces.append((y0, y1))
+    masks = []
+    for y0, y1 in pieces:
+        m = np.zeros_like(column)
+        m[y0:y1] = column[y0:y1]
+        masks.append(m)
+    return masks
+
+
+def read_corner(card_bgr: np.ndarray, scale: float = 1.0) -> IndexRead:
+    """Rank scores and suit from the top-left index of an upright card (`scale`: card height / H)."""
+    ink = ink_mask(card_bgr)[: round(0.3 * H * scale), : round(0.27 * W * scale)]
+    zone = card_bgr[: ink.shape[0], : ink.shape[1]]
+    column = _column(ink, scale)
+    pieces = _split_rows(column) if column is not None else []
+    if len(pieces) < 2:
+        return IndexRead({}, None, "no rank over suit in the corner")
+    rank_mask, suit_mask = pieces[0], pieces[1]
     red = is_red(zone, rank_mask)
-    suit, s_score, s_margin = best_match(suit_part[5], ("H", "D") if red else ("S", "C"))
-    if rank is None or r_score < RANK_SCORE or r_margin < RANK_MARGIN:
-        return IndexRead(None, None, r_score, f"rank glyph unclear (best {rank} {r_score:.2f}, margin {r_margin:.2f})")
+    suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if red else ("S", "C"))
     if s_score < SUIT_SCORE or s_margin < SUIT_MARGIN:
         suit = None
-    return IndexRead(rank, suit, r_score)
+    return IndexRead(label_scores(rank_mask, RANKS), suit)
 
 
-def count_pips(card_bgr: np.ndarray, white: float) -> int:
+def middle_allows(card_bgr: np.ndarray) -> set[str]:
+    """Ranks the middle of an upright card is consistent with: court ranks for a picture,
+    otherwise the rank its pip count gives (an ace shows one pip)."""
+    if has_picture(card_bgr):
+        return {"J", "Q", "K"}
+    pips = count_pips(card_bgr)
+    if pips == 1:
+        return {"A"}
+    return {str(pips)} if 2 <= pips <= 10 else set()
+
+
+def decide_rank(reads: list[IndexRead], allowed: set[str]) -> tuple[str | None, float, str]:
+    """(rank, score, reason). Small index glyphs can leave two ranks close (5 and 6, say);
+    the middle of the card settles that, but only between ranks the index rates near the
+    top, and only if no other rank the middle allows comes close."""
+    found = [r.ranks for r in reads if r.ranks]
+    if not found:
+        return None, 0.0, reads[0].reason
+    mean = {k: sum(f[k] for f in found) / len(found) for k in RANKS}
+    top = max(mean, key=mean.get)
+    candidates = sorted((k for k in allowed if k in mean), key=lambda k: -mean[k])
+    if not candidates:
+        return None, mean[top], f"index says {top} but nothing countable in the middle"
+    best = candidates[0]
+    if mean[best] < RANK_SCORE or mean[top] - mean[best] > INDEX_SLACK:
+        return None, mean[best], f"index says {top} ({mean[top]:.2f}) but the middle shows {'/'.join(candidates)}"
+    if len(candidates) > 1 and mean[best] - mean[candidates[1]] < RANK_MARGIN:
+        return None, mean[best], f"index between {best} and {candidates[1]}"
+    return best, mean[best], ""
+
+
+def count_pips(card_bgr: np.ndarray) -> int:
     """Pips in the middle of an upright card: ink blobs of pip size away from the indices."""
-    ink = ink_mask(card_bgr, white)
+    ink = ink_mask(card_bgr)
     n, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     blobs = [(stats[i][4], centroids[i]) for i in range(1, n)
-             if 0.2 * W < centroids[i][0] < 0.8 * W and 0.1 * H < centroids[i][1] < 0.9 * H]
+             if 0.2 * W < centroids[i][0] < 0.8 * W and 0.1 * H < centroids[i][1] < 0.9 * H
+             and stats[i][4] < 0.12 * W * H]
     if not blobs:
         return 0
     biggest = max(a for a, _ in blobs)
     return sum(1 for a, _ in blobs if a >= 0.4 * biggest)
+
+
+def has_picture(card_bgr: np.ndarray) -> bool:
+    """Court cards carry a picture printed in several colours (blue, yellow as well as red
+    and black); pips and aces are printed in the suit's one colour."""
+    middle = card_bgr[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)]
+    ink = ink_mask(card_bgr)[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)] > 0
+    hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)
+    other_hue = (hsv[..., 0] > 15) & (hsv[..., 0] < 165) & (hsv[..., 1] > 80) & (hsv[..., 2] > 60)
+    return ink.sum() > 0 and float((ink & other_hue).sum()) / float(ink.sum()) > 0.1
 
 
 def looks_face_down(card_bgr: np.ndarray, white: float) -> bool:

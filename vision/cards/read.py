@@ -44,23 +44,17 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     if index.looks_face_down(card, white):
         return FaceDown("card", centre, box)
     turned = np.ascontiguousarray(card[::-1, ::-1])
-    reads = [index.read_corner(card, white), index.read_corner(turned, white)]
-    known = [r for r in reads if r.rank is not None]
-    if not known:
-        return Unreadable("card", centre, f"face up but no index read: {reads[0].reason}", box)
-    if len({r.rank for r in known}) > 1:
-        return Unreadable("card", centre, f"the two indices disagree ({known[0].rank} / {known[1].rank})", box)
-    best = max(known, key=lambda r: r.score)
-    suits = {r.suit for r in known if r.suit}
+    reads = [index.read_corner(card), index.read_corner(turned)]
+    rank, score, reason = index.decide_rank(reads, index.middle_allows(card))
+    if rank is None:
+        return Unreadable("card", centre, reason, box)
+    suits = {r.suit for r in reads if r.suit}
     suit = suits.pop() if len(suits) == 1 else None
-    if best.rank not in ("A", "J", "Q", "K"):
-        pips = index.count_pips(card, white)
-        if pips != int(best.rank):
-            return Unreadable("card", centre, f"index says {best.rank} but {pips} pips counted", box)
-    if best is reads[1]:
+    if reads[1].ranks and (not reads[0].ranks or reads[1].ranks[rank] > reads[0].ranks[rank]):
         corners = np.roll(corners, 2, axis=0)
-    confidence = min(1.0, best.score) * (1.0 if len(known) == 2 else 0.8)
-    return Card(best.rank, suit, centre, box, _angle(corners), round(confidence, 3))
+    both = all(r.ranks for r in reads)
+    confidence = min(1.0, score) * (1.0 if both else 0.8)
+    return Card(rank, suit, centre, box, _angle(corners), round(confidence, 3))
 
 
 def read_cards(frame_bgr: np.ndarray, calibration=None) -> TableRead:

@@ -94,14 +94,16 @@ def _court_picture(card: np.ndarray, suit: str, colour: tuple[int, int, int], rn
     h, w = card.shape[:2]
     x0, y0, x1, y1 = round(0.2 * w), round(0.12 * h), round(0.8 * w), round(0.88 * h)
     palette = [(40, 40, 190), (160, 70, 30), (30, 190, 230), (30, 30, 30), (200, 200, 200)]
+    art = card.copy()
     for _ in range(14):
         c = palette[int(rng.integers(len(palette)))]
         p = (int(rng.integers(x0, x1)), int(rng.integers(y0, (y0 + y1) // 2)))
         if rng.random() < 0.5:
-            cv2.ellipse(card, p, (int(rng.integers(5, 30)), int(rng.integers(5, 30))), float(rng.uniform(0, 180)), 0, 360, c, -1)
+            cv2.ellipse(art, p, (int(rng.integers(5, 30)), int(rng.integers(5, 30))), float(rng.uniform(0, 180)), 0, 360, c, -1)
         else:
-            cv2.rectangle(card, p, (p[0] + int(rng.integers(5, 40)), p[1] + int(rng.integers(5, 40))), c, -1)
-    top = card[y0 : (y0 + y1) // 2, x0:x1]
+            cv2.rectangle(art, p, (p[0] + int(rng.integers(5, 40)), p[1] + int(rng.integers(5, 40))), c, -1)
+    top = art[y0 : (y0 + y1) // 2, x0:x1]
+    card[y0 : (y0 + y1) // 2, x0:x1] = top
     card[(y0 + y1) // 2 : y1, x0:x1] = top[::-1, ::-1][: y1 - (y0 + y1) // 2]
     cv2.rectangle(card, (x0, y0), (x1, y1), colour, 2)
     _stamp(card, fonts.suit_mask(suit, round(0.05 * h)), (x0 + 4, y0 + 4), colour)
