@@ -1,0 +1,151 @@
+"""The committed, seeded set of labelled domino fixtures in calibration_images/dominoes.
+
+Re-running `python -m vision.dominoes.fixtures calibration_images/dominoes` rebuilds
+the same pictures and labels.json (format shared with `tabletop21 eval`), so the
+fixtures are reviewable as code rather than as opaque JPEGs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dominoes import render
+from vision.dominoes.layout import ALL_TILES
+
+SEED = 21
+SIZE = (640, 640)
+BACKGROUNDS = ("felt", "wood", "tray")
+SCATTER_STYLES = ("ivory", "ivory_rainbow", "pink", "red", "black", "white")
+SCATTERED_PER_IMAGE = 8
+
+
+def build(out_dir: Path) -> dict:
+    rng = np.random.default_rng(SEED)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    labels = {}
+    order = list(ALL_TILES) * 4
+    plans = []
+    for i in range(12):
+        chunk = order[i * SCATTERED_PER_IMAGE:(i + 1) * SCATTERED_PER_IMAGE]
+        chunk = list(dict.fromkeys(chunk))  # one set holds each tile once
+        plans.append((f"scatter_{i:02d}.jpg", SCATTER_STYLES[i % 6], BACKGROUNDS[i % 3],
+                      chunk, rng.uniform(34, 60), 2))
+    for i, tile in enumerate([(5, 6), (0, 0), (3, 4)]):
+        plans.append((f"single_{i:02d}.jpg", SCATTER_STYLES[(i * 2) % 6], BACKGROUNDS[i],
+                      [tile], rng.uniform(90, 130), 0))
+    for name, style_name, background, tiles, short_px, face_down in plans:
+        image, label = _photo(rng, render.STYLES[style_name], background, tiles, short_px,
+                              face_down)
+        cv2.imwrite(str(out_dir / name), image, [cv2.IMWRITE_JPEG_QUALITY,
+                                                  int(rng.integers(70, 88))])
+        labels[name] = label
+    (out_dir / "labels.json").write_text(json.dumps(labels, indent=1))
+    return labels
+
+
+def _photo(rng, style, background, tiles, short_px, face_down):
+    scene = render.table_background(background, SIZE, rng)
+    occupied = np.zeros(SIZE[::-1], np.uint8)
+    placed = []  # (halves or None, corners in the flat table, texture-half centres)
+    groups = _groups(rng, tiles, face_down)
+    for group in groups:
+        for _ in range(400):
+            spots = _spots(rng, group, short_px)
+            if spots is not None and _fits(occupied, spots, short_px):
+                break
+        else:
+            raise RuntimeError("could not place fixture tiles; lower the count")
+        for halves, (centre, angle) in zip(group, spots):
+            texture, alpha = render.tile_texture(halves, style, rng)
+            corners = render.place_tile(scene, texture, alpha, centre, short_px, angle)
+            cv2.fillPoly(occupied, [_grown(corners, 6)], 255)
+            placed.append((halves, corners))
+    for _ in range(50):
+        tilt = render.tilt_homography(SIZE, rng.uniform(0, 20), rng.uniform(0, 360))
+        if all(_inside(_seen(corners, tilt)) for _, corners in placed):
+            break
+    else:
+        raise RuntimeError("no camera tilt keeps every fixture tile in the frame")
+    photo = cv2.warpPerspective(scene, tilt, SIZE, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    glare = []
+    label = {"width": SIZE[0], "height": SIZE[1], "dice": [], "dominoes": [], "face_down": []}
+    for halves, corners in placed:
+        seen = _seen(corners, tilt)
+        box = [round(float(v), 1) for v in (*seen.min(0), *seen.max(0))]
+        if rng.random() < 0.3:
+            spot = seen.mean(0) + rng.uniform(-0.25, 0.25, 2) * short_px
+            glare.append((spot[0], spot[1], 0.3 * short_px))
+        if halves is None:
+            label["face_down"].append({"box": box})
+            continue
+        label["dominoes"].append({"halves": list(_reading_order(halves, seen)), "box": box})
+    return render.finish_photo(photo, rng, glare), label
+
+
+def _seen(corners, tilt):
+    flat = corners.reshape(-1, 1, 2).astype(np.float64)
+    return cv2.perspectiveTransform(flat, tilt).reshape(-1, 2)
+
+
+def _inside(points, margin=4) -> bool:
+    return bool(points.min() >= margin and (points.max(0) <= np.array(SIZE) - margin).all())
+
+
+def _groups(rng, tiles, face_down):
+    """Tiles placed alone or as a touching pair (side by side or end to end)."""
+    items: list = list(tiles) + [None] * face_down
+    rng.shuffle(items)
+    if len(items) >= 4:
+        return [items[:2]] + [[t] for t in items[2:]]
+    return [[t] for t in items]
+
+
+def _spots(rng, group, short_px):
+    margin = 1.3 * short_px + 30
+    centre = rng.uniform(margin, SIZE[0] - margin, 2)
+    angle = rng.uniform(0, 180)
+    if len(group) == 1:
+        return [(tuple(centre), angle)]
+    along = rng.random() < 0.5
+    rad = math.radians(-angle)
+    axis = np.array([math.cos(rad), math.sin(rad)])
+    normal = np.array([-axis[1], axis[0]])
+    gap = rng.uniform(1.0, 2.0)  # real neighbours never close up: bevels leave a groove
+    step = axis * (2 * short_px + gap) if along else normal * (short_px + gap)
+    return [(tuple(centre - step / 2), angle), (tuple(centre + step / 2), angle)]
+
+
+def _fits(occupied, spots, short_px) -> bool:
+    probe = np.zeros_like(occupied)
+    for centre, angle in spots:
+        corners = render.tile_corners(centre, short_px, angle)
+        if corners.min() < 25 or corners.max() > min(SIZE) - 25:
+            return False
+        cv2.fillPoly(probe, [_grown(corners, 6)], 255)
+    return not np.any(occupied & probe)
+
+
+def _grown(corners, px):
+    c = corners.mean(0)
+    grown = c + (corners - c) * (1 + px / np.linalg.norm(corners - c, axis=1).mean())
+    return np.round(grown).astype(np.int32)
+
+
+def _reading_order(halves, seen):
+    """halves[0] is the left end (the top end for an upright tile), as the reader reports."""
+    first = (seen[0] + seen[3]) / 2
+    second = (seen[1] + seen[2]) / 2
+    dx, dy = second - first
+    angle = math.degrees(math.atan2(dy, dx))
+    return tuple(halves) if -90 < angle <= 90 else tuple(halves[::-1])
+
+
+if __name__ == "__main__":
+    build(Path(sys.argv[1] if len(sys.argv) > 1 else "calibration_images/dominoes"))

@@ -1,0 +1,153 @@
+"""From a frame to the tiles on the table: outline, cut out, read, then check the set.
+
+A double-six set holds every tile once, so two reads of the same tile mean at least
+one of them is wrong; both are refused (reason "duplicate tile a-b ...") rather than
+one being picked, and the round driver sees two Unreadable tiles and asks again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import cv2
+import numpy as np
+
+from vision.dominoes import face, segment
+from vision.dominoes.layout import tile_key
+from vision.types import Domino, FaceDown, TableRead, Unreadable
+
+WORK_SIDE = 640  # larger frames are read at this size: tiles stay far above MIN_SHORT_PX
+TILE_ASPECT = (1.65, 2.4)
+MIN_FILL = 0.84
+
+
+def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
+    """Every domino tile in the frame (or in calibration's play area)."""
+    frame_bgr = _checked(frame_bgr)
+    scale = min(1.0, WORK_SIDE / max(frame_bgr.shape[:2]))
+    work = frame_bgr if scale == 1.0 else cv2.resize(
+        frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    area = None if calibration is None else calibration.mask(frame_bgr.shape)
+    if area is not None and scale != 1.0:
+        area = cv2.resize(area, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
+    fg = segment.foreground(work, area)
+    die_px = None if calibration is None or calibration.die_px is None \
+        else calibration.die_px * scale
+    found: list = []
+    for outline in segment.outlines(work, fg):
+        found.extend(_read_outline(work, outline, die_px))
+    return _as_table_read(found, 1.0 / scale)
+
+
+def _checked(frame) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 \
+            or frame.dtype != np.uint8 or min(frame.shape[:2]) < 16:
+        shape = getattr(frame, "shape", None)
+        raise ValueError(f"expected an HxWx3 uint8 BGR frame, got {type(frame).__name__} {shape}")
+    return frame
+
+
+def _read_outline(frame, outline: segment.Outline, die_px):
+    """Results (as tuples) for one blob: none when it is plainly not a tile."""
+    if outline.fill < MIN_FILL or outline.short < segment.MIN_SHORT_PX:
+        return []
+    if die_px is not None and outline.short < 1.1 * die_px:
+        return []  # die-sized: the dice reader's business
+    aspect = outline.aspect
+    if TILE_ASPECT[0] <= aspect <= TILE_ASPECT[1]:
+        return [_read_corners(frame, _long_side_first(outline.corners))]
+    if 2 * TILE_ASPECT[0] <= aspect <= 2 * TILE_ASPECT[1]:
+        return [_read_rect(frame, r) for r in _split(outline.rect, along=True)]
+    if 0.85 <= aspect <= 1.18 and _has_tile_inside(frame, outline.rect):
+        return _read_square(frame, outline.rect)
+    return []
+
+
+def _read_rect(frame, rect):
+    return _read_corners(frame, _long_side_first(cv2.boxPoints(rect).astype(np.float32)))
+
+
+def _read_corners(frame, corners):
+    target = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
+    m = cv2.getPerspectiveTransform(corners, target)
+    tile = cv2.warpPerspective(frame, m, (2 * face.S, face.S), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return corners, face.read_face(tile)
+
+
+def _long_side_first(pts: np.ndarray) -> np.ndarray:
+    """Corners (in cyclic order) rolled so corner 0 -> 1 runs along a long side."""
+    if np.linalg.norm(pts[1] - pts[0]) < np.linalg.norm(pts[2] - pts[1]):
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+def _split(rect, along: bool):
+    """Two tile rectangles making up a blob of two touching tiles."""
+    (cx, cy), (w, h), angle = rect
+    rad = math.radians(angle)
+    axis = np.array([math.cos(rad), math.sin(rad)])
+    long_is_w = w >= h
+    if along == long_is_w:
+        offset, size = axis * w / 4, (w / 2, h)
+    else:
+        offset, size = np.array([-axis[1], axis[0]]) * h / 4, (w, h / 2)
+    return [((cx + s * offset[0], cy + s * offset[1]), size, angle) for s in (-1, 1)]
+
+
+def _has_tile_inside(frame, rect) -> bool:
+    return min(rect[1]) >= 2 * segment.MIN_SHORT_PX
+
+
+def _read_square(frame, rect):
+    """A square blob may be two tiles side by side; accept only one clean reading."""
+    readings = []
+    for along in (True, False):
+        pair = [_read_rect(frame, r) for r in _split(rect, along)]
+        if all(f.halves is not None for _, f in pair):
+            readings.append(pair)
+    if len(readings) == 1:
+        return readings[0]
+    return []
+
+
+def _as_table_read(found, back: float) -> TableRead:
+    dominoes, face_down, unreadable = [], [], []
+    for corners, read in found:
+        corners = corners * back
+        centre = tuple(float(v) for v in corners.mean(axis=0))
+        box = tuple(float(v) for v in (*corners.min(axis=0), *corners.max(axis=0)))
+        if read.face_down:
+            face_down.append(FaceDown("domino", centre, box))
+        elif read.halves is None:
+            unreadable.append(Unreadable("domino", centre, read.reason, box))
+        else:
+            halves, angle = _reading_order(read.halves, corners)
+            dominoes.append(Domino(halves, centre, box, angle, read.confidence))
+    return TableRead(dominoes=tuple(_refuse_duplicates(dominoes, unreadable)),
+                     face_down=tuple(face_down), unreadable=tuple(unreadable))
+
+
+def _reading_order(halves, corners):
+    """halves[0] is the left end (top end when upright); angle in (-90, 90] degrees."""
+    dx, dy = corners[1] - corners[0]
+    angle = math.degrees(math.atan2(dy, dx))
+    if -90 < angle <= 90:
+        return halves, round(angle, 1)
+    return (halves[1], halves[0]), round(angle + (180 if angle <= -90 else -180), 1)
+
+
+def _refuse_duplicates(dominoes, unreadable):
+    by_tile = defaultdict(list)
+    for d in dominoes:
+        by_tile[tile_key(d.halves)].append(d)
+    kept = []
+    for (a, b), reads in by_tile.items():
+        if len(reads) == 1:
+            kept.extend(reads)
+            continue
+        for d in reads:
+            unreadable.append(Unreadable("domino", d.center,
+                                         f"duplicate tile {a}-{b}: read {len(reads)} times", d.box))
+    return kept

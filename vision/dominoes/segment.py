@@ -1,0 +1,153 @@
+"""Finding tile outlines on the table: which pixels are not table, and where one tile
+ends and the next begins.
+
+The table is learned from the frame's own border (or the play area's rim), because a
+tray, felt and wood all differ; shadows are told from tiles by keeping their colour
+and only losing light. Touching tiles are parted along the edge lines inside a blob:
+the seam between two tiles runs right across, while a tile's own divider stops short
+of its sides and so never cuts a tile in two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MIN_SHORT_PX = 14  # a tile narrower than this cannot show its pips readably
+CHROMA_STEP = 0.05  # change in r,g,b share that is a different material, not light
+BRIGHTER = 1.2  # light ratio above which a pixel is something paler than the table
+DARKER = 0.42  # below this it is darker than any drop shadow we expect
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A blob that may be one tile: its fitted rectangle and how well it fits."""
+
+    rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect
+    area: float
+    fill: float  # blob area / rectangle area
+    corners: np.ndarray  # 4 x 2, the blob's own quadrilateral when it has one, else rect's
+
+    @property
+    def aspect(self) -> float:
+        w, h = self.rect[1]
+        return max(w, h) / max(min(w, h), 1e-6)
+
+    @property
+    def short(self) -> float:
+        return min(self.rect[1])
+
+
+def foreground(frame: np.ndarray, area_mask: np.ndarray | None) -> np.ndarray:
+    """uint8 mask of everything that is not bare table (or its shadows)."""
+    img = cv2.GaussianBlur(frame, (5, 5), 1.2).astype(np.float32) + 1.0
+    total = img.sum(axis=2)
+    share = img / total[..., None]
+    inside = np.ones(total.shape, bool) if area_mask is None else area_mask > 0
+    fg = _differs(share, total, _median(share[inside][::7]), np.median(total[inside][::7]))
+    # Second pass against a local table colour, so uneven light and wood tone do not
+    # read as objects.
+    local_share, local_total = _local_table(share, total, fg | (area_mask == 0 if area_mask
+                                                                  is not None else False))
+    fg = _differs(share, total, local_share, local_total)
+    if area_mask is not None:
+        fg &= area_mask > 0
+    mask = fg.astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return fill_holes(mask)
+
+
+def _differs(share, total, table_share, table_total) -> np.ndarray:
+    chroma = np.linalg.norm(share - table_share, axis=-1)
+    ratio = total / np.maximum(table_total, 1.0)
+    # The colour share of a dark pixel is mostly noise: ask a dark pixel for more.
+    step = CHROMA_STEP * np.maximum(1.0, 250.0 / np.minimum(total, table_total))
+    return (chroma > step) | (ratio > BRIGHTER) | (ratio < DARKER)
+
+
+def _median(pixels: np.ndarray) -> np.ndarray:
+    return np.median(pixels, axis=0) if len(pixels) else np.full(3, 1 / 3, np.float32)
+
+
+def _local_table(share, total, not_table):
+    """Table colour at every pixel, interpolated from bare-table pixels nearby."""
+    h, w = total.shape
+    small = (max(8, w // 16), max(8, h // 16))
+    keep = cv2.resize((~not_table).astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    keep = np.where(keep > 0.9, 1.0, 0.0).astype(np.float32)
+    if keep.sum() < 4:
+        return _median(share.reshape(-1, 3)), np.median(total)
+    sigma = max(small) / 8
+    weight = cv2.GaussianBlur(keep, (0, 0), sigma) + 1e-6
+    layers = [cv2.resize(np.ascontiguousarray(c), small, interpolation=cv2.INTER_AREA)
+              for c in (*np.moveaxis(share, -1, 0), total)]
+    smooth = [cv2.GaussianBlur(layer * keep, (0, 0), sigma) / weight for layer in layers]
+    full = [cv2.resize(s, (w, h), interpolation=cv2.INTER_LINEAR) for s in smooth]
+    return np.stack(full[:3], axis=-1), full[3]
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    return filled
+
+
+def outlines(frame: np.ndarray, fg: np.ndarray) -> list[Outline]:
+    """Blobs of the foreground, split along edge lines that cross them from side to side."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
+    edges = cv2.Canny(grey, 30, 70)
+    pieces = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=4)
+    found = []
+    min_area = 2 * MIN_SHORT_PX * MIN_SHORT_PX * 0.8
+    grow = np.ones((5, 5), np.uint8)
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < min_area:
+            continue
+        x, y, w, h = stats[i, :4]
+        x0, y0 = max(0, x - 3), max(0, y - 3)
+        x1, y1 = min(fg.shape[1], x + w + 3), min(fg.shape[0], y + h + 3)
+        piece = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
+        piece = fill_holes(cv2.dilate(piece, grow) & fg[y0:y1, x0:x1])
+        contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contour = max(contours, key=cv2.contourArea) + np.array([x0, y0])
+        area = cv2.contourArea(contour)
+        rect = cv2.minAreaRect(contour)
+        rect_area = max(rect[1][0] * rect[1][1], 1.0)
+        found.append(Outline(rect, area, area / rect_area, _quadrilateral(contour, rect)))
+    return _distinct(found)
+
+
+def _quadrilateral(contour: np.ndarray, rect) -> np.ndarray:
+    """The tile's four corners under camera tilt (a trapezoid, not a rectangle).
+
+    Falls back to the fitted rectangle when the outline does not simplify to four
+    corners near the rectangle's own."""
+    box = cv2.boxPoints(rect).astype(np.float32)
+    hull = cv2.convexHull(contour)
+    quad = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    if len(quad) != 4:
+        return box
+    order = [int(np.argmin(np.linalg.norm(quad - corner, axis=1))) for corner in box]
+    if len(set(order)) != 4:
+        return box
+    quad = quad[order].astype(np.float32)
+    if np.linalg.norm(quad - box, axis=1).max() > 0.15 * min(rect[1]):
+        return box
+    return quad
+
+
+def _distinct(found: list[Outline]) -> list[Outline]:
+    """One outline per object: a rim piece and the face inside it fill to the same blob."""
+    kept: list[Outline] = []
+    for outline in sorted(found, key=lambda o: -o.area):
+        box = cv2.boxPoints(outline.rect).reshape(-1, 1, 2)
+        if not any(cv2.pointPolygonTest(cv2.boxPoints(k.rect).reshape(-1, 1, 2),
+                                        outline.rect[0], False) >= 0 for k in kept):
+            kept.append(outline)
+        del box
+    return kept
