@@ -1,0 +1,167 @@
+"""From the round driver to the screen: builds the display's TableView.
+
+The display decides nothing, so everything it shows is worked out here: whose turn
+it is, what the two buttons do now, each hand as dice, tiles or cards, and the
+results. The only per-game code is how each engine's state lays out its hands.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from table.driver import Driver, need_of
+from table.ledger import Ledger
+from table.rules import HOUSE, TERMINAL, engine
+from table.view import (
+    Bet, CameraView, ErrorInfo, Hand, Item, PayRow, PayTable, Prompt, Seat, SeatResult, Stats, TableView,
+)
+
+GAME_NAMES = {
+    "dicey21": "Dicey 21",
+    "dice-blackjack": "Dice Blackjack",
+    "blackjack-dice": "Blackjack Dice",
+    "domino21": "Domino 21",
+    "changing-bank": "Blackjack, changing bank",
+}
+
+Layout = tuple[dict[str, tuple[Hand, ...]], tuple[Hand, ...]]  # per seat, shared
+
+
+def _cards(cards) -> tuple[Item, ...]:
+    return tuple(Item.card(card.rank, card.suit) for card in cards)
+
+
+def _dicey21(state) -> Layout:
+    from table.rules.dicey21_pay import hand_score
+
+    dice = tuple(Item.die(v) for v in state.dice) if state.dice else ()
+    seats = {}
+    for hand in state.hands:
+        total = str(hand_score(hand.cards, state.dice)) if state.dice and hand.cards else ""
+        seats[hand.seat] = (Hand(_cards(hand.cards), "cards", total),)
+    return seats, (Hand(dice, "community dice", str(sum(state.dice)) if state.dice else ""),)
+
+
+def _dice_blackjack(state) -> Layout:
+    seats: dict[str, tuple[Hand, ...]] = {}
+    for duel in state.duels:
+        for owner, hand in ((duel.player, duel.player_hand), (state.table.banker, duel.dealer_hand)):
+            dice = tuple(Item.die(v) for roll in hand.rolls for v in roll)
+            label = "vs " + duel.player if owner != duel.player else "hand"
+            total = f"{hand.total}{' ' + hand.end.upper() if hand.end else ''}" if hand.rolls else ""
+            seats[owner] = seats.get(owner, ()) + (Hand(dice, label, total),)
+    return seats, ()
+
+
+def _blackjack_dice(state) -> Layout:
+    from table.rules.blackjack_dice import hand_total
+
+    def hand(h, label):
+        total = f"{hand_total(h.dice)}{' ' + h.end.upper() if h.end else ''}" if h.dice else ""
+        return (Hand(tuple(Item.d10(v) for v in h.dice), label, total),)
+
+    seats = {player: hand(h, "hand") for player, h in zip(state.players, state.hands)}
+    if state.table.banker:
+        seats[state.table.banker] = hand(state.banker_hand, "banker")
+    return seats, ()
+
+
+def _domino21(state) -> Layout:
+    from table.rules.domino21 import best_total
+
+    seats = {}
+    for hand in state.hands:
+        tiles = tuple(Item.tile(h.tile.low, h.tile.high) if h.face_up else Item.back("tile") for h in hand.held)
+        best = best_total(h.tile for h in hand.held) if hand.held else None
+        shown = "" if not hand.held else ("over 21" if best is None else str(best))
+        seats[hand.owner] = (Hand(tiles, "banker" if hand.owner == state.banker else "tiles", shown),)
+    return seats, ()
+
+
+def _changing_bank(state) -> Layout:
+    from table.rules.changing_bank import hand_total
+
+    seats: dict[str, tuple[Hand, ...]] = {}
+    for hand in state.hands:
+        label = "split" if hand.from_split else "hand"
+        seats[hand.seat] = seats.get(hand.seat, ()) + (Hand(_cards(hand.cards), label, str(hand_total(hand.cards)) if hand.cards else ""),)
+    if state.banker:
+        seats[state.banker] = (Hand(_cards(state.dealer), "dealer", str(hand_total(state.dealer)) if state.dealer else ""),)
+    return seats, ()
+
+
+LAYOUTS: dict[str, Callable[[Any], Layout]] = {
+    "dicey21": _dicey21,
+    "dice-blackjack": _dice_blackjack,
+    "blackjack-dice": _blackjack_dice,
+    "domino21": _domino21,
+    "changing-bank": _changing_bank,
+}
+
+DICEY21_PAYS = (
+    PayTable("ANTE & RAISE", (PayRow("21", "2 to 1"), PayRow("19 or 20", "1 to 1"),
+                              PayRow("16 to 18", "push"), PayRow("15 or less, over 21", "lose"))),
+    PayTable("MATCH", (PayRow("Single", "1 to 1"), PayRow("Double", "2 to 1"), PayRow("Triple", "6 to 1"),
+                       PayRow("Royal (triple + K or Q)", "20 to 1"), PayRow("Quad (triple + 1 card)", "40 to 1"),
+                       PayRow("Hi-Five (triple + 2 cards)", "500 to 1"))),
+)
+
+
+def prompt_for(driver: Driver) -> Prompt:
+    eng = engine(driver.game)
+    if driver.phase == "bets":
+        return Prompt(shake="deal", next="deal", message=f"Bets of {driver.bet} are placed: press to deal")
+    if driver.phase == "results":
+        return Prompt(next="next round", message="Round over")
+    if driver.phase == "decide":
+        actions = eng.legal_actions(driver.state)
+        chosen = eng.label(actions[driver.highlight])
+        following = eng.label(actions[(driver.highlight + 1) % len(actions)])
+        who = eng.current_actor(driver.state)
+        return Prompt(shake=chosen, next=f"show {following} (hold: {chosen})",
+                      message=driver.message or f"{who}: {' / '.join(eng.label(a) for a in actions)}")
+    need = need_of(driver.game, driver.state)
+    what = f"{need.count} {need.kind}" if need.kind in ("dice", "d10") else f"a {need.kind}"
+    if driver.phase == "roll":
+        return Prompt(shake="roll dice", message=driver.message or f"Shake and roll {what}")
+    if driver.phase == "typed":
+        return Prompt(message=driver.message or f"Type {what} and press Enter")
+    return Prompt(message=driver.message or f"Reading {what}...")
+
+
+def build_view(
+    driver: Driver,
+    ledger: Ledger,
+    *,
+    camera: CameraView | None = None,
+    stats: Stats | None = None,
+    error: ErrorInfo | None = None,
+) -> TableView:
+    name = GAME_NAMES[driver.game]
+    if error is not None:
+        return TableView(driver.game, name, "error", driver.round_no, error=error)
+    seats_hands, shared = LAYOUTS[driver.game](driver.state) if driver.state is not None else ({}, ())
+    actor = engine(driver.game).current_actor(driver.state) if driver.state is not None else TERMINAL
+    seats = tuple(
+        Seat(
+            name=seat,
+            bankroll=ledger.balance(seat),
+            bets=(Bet("bet", driver.bet),) if driver.state is not None and seat != driver.banker and seat in seats_hands else (),
+            hands=seats_hands.get(seat, ()),
+            is_turn=seat == actor,
+            role="banker" if seat == driver.banker else "",
+        )
+        for seat in driver.seats
+    )
+    screen = {"bets": "bets" if driver.round_no else "attract", "results": "results",
+              "reading": "reading"}.get(driver.phase, "play")
+    results = ()
+    if driver.phase == "results":
+        results = tuple(SeatResult(seat, net, "WIN" if net > 0 else "LOSE" if net < 0 else "PUSH")
+                        for seat, net in driver.settlement if seat != HOUSE)
+    return TableView(
+        driver.game, name, screen, driver.round_no, seats=seats, shared=shared, prompt=prompt_for(driver),
+        camera=camera, results=results, paytables=DICEY21_PAYS if driver.game == "dicey21" else (),
+        stats=stats,
+    )
+

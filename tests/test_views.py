@@ -1,0 +1,51 @@
+"""Every state a round of every game passes through becomes a screen the display
+can draw, with the turn, the prompt and the results worked out here."""
+
+import random
+
+import pytest
+
+from display import render_screen
+from table.driver import Driver, _advance
+from table.ledger import Ledger
+from table.round_play import checked_apply, sample_chance
+from table.rules import CHANCE, GAME_MODULES, HOUSE, engine
+from table.view import ErrorInfo
+from table.views import build_view
+
+SEATS = ("ann", "bob", "cat")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAME_MODULES))
+def test_every_state_of_a_round_becomes_a_drawable_screen(game_id):
+    eng = engine(game_id)
+    rng = random.Random(11)
+    bankrolls = {seat: 200 for seat in SEATS} | ({HOUSE: 0} if eng.HOUSE_BANKED else {})
+    ledger = Ledger.open(bankrolls, credit=(HOUSE,) if eng.HOUSE_BANKED else ())
+    bets = {seat: eng.parse_bets(eng.Settings(), "4") for seat in SEATS}
+    state = eng.new_round(eng.Settings(), SEATS, ledger.as_dict(), bets)
+    driver = Driver(game_id, SEATS, bet=4, round_no=1)
+    screens = set()
+    while True:
+        driver = _advance(Driver(game_id, SEATS, bet=4, round_no=1, state=state))
+        view = build_view(driver, ledger)
+        screens.add(view.screen)
+        assert [seat.name for seat in view.seats] == list(SEATS)
+        assert view.prompt.message
+        if driver.phase == "decide":
+            assert sum(seat.is_turn for seat in view.seats) == 1
+        surface = render_screen(view, (800, 480))
+        assert surface.get_size() == (800, 480)
+        if driver.phase == "results":
+            assert {r.seat for r in view.results} <= set(SEATS)
+            assert sum(r.net for r in view.results) == -dict(driver.settlement).get(HOUSE, 0)
+            break
+        action = sample_chance(eng, state, rng) if eng.current_actor(state) == CHANCE else eng.auto_action(state, rng)
+        state = checked_apply(eng, state, action)
+    assert "results" in screens and "play" in screens or "reading" in screens
+
+
+def test_an_error_screen_says_what_to_do():
+    view = build_view(Driver("dicey21", SEATS, bet=4), Ledger.open({s: 5 for s in SEATS}),
+                      error=ErrorInfo("Camera lost", "check the camera cable; the round waits"))
+    assert view.screen == "error" and "cable" in view.error.todo
