@@ -262,6 +262,14 @@ def test_illegal_actions_change_nothing():
         game.settle(state)
 
 
+def test_raise_outside_the_allowance_is_refused():
+    state = play(open_round({"ann": Bets(1)}), deal("A"), Stand())
+    for wrong in (Raise(4), Raise(-1), Raise(True), Hit()):
+        with pytest.raises(IllegalAction):
+            game.apply(state, wrong)
+    assert game.apply(state, Raise(3)).hands[0].raised == 3
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(TableError):
         open_round({"ann": Bets(1)}, settings=game.Settings(decks=0))

@@ -153,10 +153,10 @@ def _first_card_table(settings: game.Settings) -> tuple[dict, Fraction]:
     for card, p in _first_cards(settings):
         dealt = _dealt(settings, card)
         stood = game.apply(dealt, game.Stand())
-        stand = _value(game.apply(stood, game.Raise(0)), PLAYER) if game.current_actor(stood) == PLAYER else _value(stood, PLAYER)
+        declined = game.apply(stood, game.Raise(0)) if game.current_actor(stood) == PLAYER else stood
         no_raise_hit = game.apply(_dealt(no_raise_after_hit, card), game.Hit())
         row = {
-            "stand": stand,
+            "stand": _value(declined, PLAYER),
             "hit": _value(no_raise_hit, PLAYER),
             "stand_raise": _value(stood, PLAYER),
             "hit_then_best_raise": _value(game.apply(dealt, game.Hit()), PLAYER),
@@ -168,7 +168,7 @@ def _first_card_table(settings: game.Settings) -> tuple[dict, Fraction]:
         for key, value in row.items():
             column[key] = column.get(key, Fraction(0)) + p * value
     table = {
-        column: {key: float(total / sums[column]["p"]) if key != "p" else float(total) for key, total in entries.items()}
+        column: {key: float(total if key == "p" else total / entries["p"]) for key, total in entries.items()}
         for column, entries in sums.items()
     }
     return table, edge
@@ -209,7 +209,10 @@ def _match_figures(settings: game.Settings) -> dict:
         for spot in game.SPOTS
     }
     alone = [_match_expectation(spot, (), settings.ace_matches_one) for spot in game.SPOTS]
-    any_match = sum((p for roll, p in game.ROLL_CHANCES if match_result(1, roll.dice, (), False)[1] > 0), Fraction(0))
+    one_spot = 1  # every spot has the same chance of showing on at least one die
+    any_match = sum(
+        (p for roll, p in game.ROLL_CHANCES if match_result(one_spot, roll.dice, (), False)[1] > 0), Fraction(0)
+    )
     return {
         "match_edge_by_spot": by_spot,
         "match_edge_six_decks": sum(by_spot.values()) / len(by_spot),

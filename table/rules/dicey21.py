@@ -261,13 +261,11 @@ def raise_multiple(settings: Settings, cards: tuple[Card, ...]) -> int:
     return allowance
 
 
-def raise_options(state: State, hand: Hand) -> tuple[int, ...]:
+def raise_options(state: State, hand: Hand) -> range:
     """RAISE amounts open to the hand, 0 (no raise) first; the bankroll must cover them."""
     most = raise_multiple(state.settings, hand.cards) * hand.ante
     most = min(most, dict(state.bankrolls)[hand.seat] - hand.staked)
-    if state.settings.raise_in_whole_antes:
-        return tuple(range(0, most + 1, hand.ante))
-    return tuple(range(0, most + 1))
+    return range(0, most + 1, hand.ante if state.settings.raise_in_whole_antes else 1)
 
 
 def current_actor(state: State) -> str:
@@ -298,10 +296,14 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
 
 
 def apply(state: State, action: Action) -> State:
-    legal = legal_actions(state)
-    if action not in legal:
-        raise IllegalAction(f"{label_or_repr(action)} is not allowed now; {_what_is_due(state, legal)}")
     step, index = _next_step(state)
+    if step == "raise":  # a range test: raises in single chips can be thousands of actions
+        amounts = raise_options(state, state.hands[index])
+        legal = isinstance(action, Raise) and type(action.amount) is int and action.amount in amounts
+    else:
+        legal = action in legal_actions(state)
+    if not legal:
+        raise IllegalAction(f"{_label_or_repr(action)} is not allowed now; {_what_is_due(state)}")
     if isinstance(action, Roll):
         return _replace(state, dice=action.dice)
     hand = state.hands[index]
@@ -314,13 +316,13 @@ def apply(state: State, action: Action) -> State:
     return _replace(state, hands=_swap(state.hands, index, _with(hand, choice=choice)))
 
 
-def _what_is_due(state: State, legal: tuple[Action, ...]) -> str:
+def _what_is_due(state: State) -> str:
     actor = current_actor(state)
     if actor == TERMINAL:
         return "the round is over"
     if actor == CHANCE:
         return f"waiting for {'the dice' if _next_step(state)[0] == 'roll' else 'a card'}"
-    return f"{actor} may: {', '.join(label(action) for action in legal)}"
+    return f"{actor} may: {', '.join(label(action) for action in legal_actions(state))}"
 
 
 def _replace(state: State, **changes) -> State:
@@ -384,7 +386,7 @@ def label(action: Action) -> str:
     raise TableError(f"not a Dicey 21 action: {action!r}")
 
 
-def label_or_repr(action: object) -> str:
+def _label_or_repr(action: object) -> str:
     try:
         return label(action)
     except TableError:
@@ -443,7 +445,9 @@ def parse_bets(settings: Settings, text: str) -> Bets:
 # ----- simple play for demos and tests ---------------------------------------------------------
 
 
-def auto_bets(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng: random.Random) -> dict[str, Bets]:
+def auto_bets(
+    settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng: random.Random
+) -> dict[str, Bets]:
     """A small ANTE (a fiftieth of the bankroll) and, half the time, one table-minimum MATCH."""
     bets = {}
     for seat in tuple(seats)[: settings.max_seats]:

@@ -38,9 +38,6 @@ class Shoe:
     def remaining(self) -> int:
         return sum(self.counts)
 
-    def left(self, rank: str) -> int:
-        return self.counts[RANKS.index(rank)]
-
     def next_card_chances(self) -> tuple[tuple[Card, Fraction], ...]:
         """Each rank still in the shoe, as a suitless card, with its exact chance."""
         total = self.remaining
