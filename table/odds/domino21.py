@@ -155,3 +155,176 @@ def report(figures: dict) -> str:
     lines.append("Where the seed disagrees:")
     lines.extend("  - " + note for note in figures["seed_discrepancies"])
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the advisor
+
+Outcome = tuple  # (best total or None when bust, holds the special three-tile 21)
+
+
+class _Grower:
+    """Hands grown a tile at a time from `base` over a pool, each hand's totals kept
+    (only those <= 21, the others can never come back) so a search never recounts."""
+
+    def __init__(self, base: tuple[Tile, ...], settings: rules.Settings):
+        self.base = base
+        self.settings = settings
+        self.totals = {frozenset(): frozenset(t for t in rules.hand_totals(base) if t <= rules.TARGET)}
+
+    def grow(self, extra: frozenset, tile: Tile) -> frozenset:
+        bigger = extra | {tile}
+        if bigger not in self.totals:
+            self.totals[bigger] = _add_fitting(self.totals[extra], tile)
+        return bigger
+
+    def outcome(self, extra: frozenset) -> Outcome:
+        best = rules.best_of(self.totals[extra])
+        size = len(self.base) + len(extra)
+        special = size == 3 and rules.is_special_21(self.base + tuple(extra), self.settings)
+        return best, special
+
+
+@lru_cache(maxsize=None)
+def _add_fitting(totals: frozenset, tile: Tile) -> frozenset:
+    """rules.add_tile keeping totals <= 21; few distinct total sets occur, so cached."""
+    return frozenset(total for total in rules.add_tile(totals, tile) if total <= rules.TARGET)
+
+
+def _final_outcomes(known: tuple[Tile, ...], hidden: int, pool: tuple[Tile, ...],
+                    settings: rules.Settings, draws: bool) -> dict[Outcome, float]:
+    """Distribution of a hand's final outcome when `hidden` of its tiles are unseen
+    (uniform from `pool`) and, if `draws`, it keeps drawing by rules.keeps_drawing."""
+    grower = _Grower(known, settings)
+    memo: dict[frozenset, dict[Outcome, float]] = {}
+
+    def finish(extra: frozenset) -> dict[Outcome, float]:
+        if extra in memo:
+            return memo[extra]
+        outcome = grower.outcome(extra)
+        rest = [tile for tile in pool if tile not in extra]
+        if len(extra) < hidden:  # still dealing the unseen tiles
+            stop = False
+        else:
+            stop = (not draws or not rest or len(known) + len(extra) >= rules.MAX_TILES
+                    or not rules.keeps_drawing(outcome[0]))
+        if stop:
+            memo[extra] = {outcome: 1.0}
+            return memo[extra]
+        spread: dict[Outcome, float] = {}
+        for tile in rest:
+            for final, chance in finish(grower.grow(extra, tile)).items():
+                spread[final] = spread.get(final, 0.0) + chance / len(rest)
+        memo[extra] = spread
+        return spread
+
+    return finish(frozenset())
+
+
+def _player_gain(settings: rules.Settings, price: int, tiles: int, mine: Outcome, bank: Outcome) -> int:
+    """The player's net chips against one banker outcome, by the engine's own rules."""
+    match = rules.banker_match(settings, price, tiles)
+    stake = price * tiles
+    if mine[0] is None:
+        return -stake
+    if bank[0] is None:
+        return {"pays-match": match, "pays-stake": stake, "refunds": 0}[settings.bank_over]
+    if mine[1] != bank[1]:
+        return match if mine[1] else -stake
+    return match if mine[0] > bank[0] else -stake
+
+
+def _unseen(state: rules.State, me: rules.Hand) -> tuple[Tile, ...]:
+    """Tiles the decider cannot see: not in his hand, not face up anywhere."""
+    seen = set(me.tiles) | {held.tile for hand in state.hands for held in hand.held if held.face_up}
+    return tuple(tile for tile in full_set() if tile not in seen)
+
+
+def _best_play(tiles: tuple[Tile, ...], pool: tuple[Tile, ...], settings: rules.Settings,
+               stand_value, may_hit) -> tuple[float, float | None]:
+    """(EV of standing, EV of hitting or None) with optimal later play over `pool`;
+    stand_value(size, outcome) values a finished hand."""
+    grower = _Grower(tiles, settings)
+    memo: dict[frozenset, float] = {}
+    stand_value = lru_cache(maxsize=None)(stand_value)  # depends on size and outcome only
+
+    def value(extra: frozenset) -> float:
+        if extra not in memo:
+            outcome = grower.outcome(extra)
+            stand = stand_value(len(tiles) + len(extra), outcome)
+            hit = None if outcome[0] is None else hit_value(extra)
+            memo[extra] = stand if hit is None else max(stand, hit)
+        return memo[extra]
+
+    def hit_value(extra: frozenset) -> float | None:
+        rest = [tile for tile in pool if tile not in extra]
+        if not rest or not may_hit(len(tiles) + len(extra) + 1):
+            return None
+        return sum(value(grower.grow(extra, tile)) for tile in rest) / len(rest)
+
+    return stand_value(len(tiles), grower.outcome(frozenset())), hit_value(frozenset())
+
+
+def _face_up(hand: rules.Hand) -> tuple[Tile, ...]:
+    return tuple(held.tile for held in hand.held if held.face_up)
+
+
+def _player_values(state: rules.State, me: rules.Hand) -> tuple[float, float | None]:
+    settings = state.settings
+    pool = _unseen(state, me)
+    banker = state.hands[-1]
+    bank = _final_outcomes(_face_up(banker), len(banker.face_down), pool, settings, draws=True)
+    chips = dict(state.bankrolls)[me.owner]
+
+    def stand_value(size: int, mine: Outcome) -> float:
+        return sum(chance * _player_gain(settings, me.price, size, mine, outcome) for outcome, chance in bank.items())
+
+    def may_hit(size: int) -> bool:
+        return size <= rules.MAX_TILES and chips >= size * me.price
+
+    return _best_play(me.tiles, pool, settings, stand_value, may_hit)
+
+
+def _banker_values(state: rules.State) -> tuple[float, float | None, float]:
+    """(stand, hit or None, concede) for the banker, against every player's hand as
+    far as the banker can see it (live players' face-down tiles from his unseen pool)."""
+    settings = state.settings
+    me = state.hands[-1]
+    pool = _unseen(state, me)
+    players = []
+    for hand in state.hands[:-1]:
+        spread = _final_outcomes(_face_up(hand), len(hand.face_down), pool, settings, draws=False)
+        if rules.best_total(hand.tiles) is not None:  # he did not bust, so his hidden tiles fit
+            spread = {o: p for o, p in spread.items() if o[0] is not None}
+        weight = sum(spread.values())
+        players.append((hand, {o: p / weight for o, p in spread.items()}))
+
+    def stand_value(size: int, bank: Outcome) -> float:
+        return -sum(chance * _player_gain(settings, hand.price, len(hand.held), outcome, bank)
+                    for hand, spread in players for outcome, chance in spread.items())
+
+    stand, hit = _best_play(me.tiles, pool, settings, stand_value, lambda size: size <= rules.MAX_TILES)
+    return stand, hit, stand_value(len(me.held), (None, False))
+
+
+def action_values(state: rules.State) -> dict:
+    """Expected chips of each legal action for the one who must decide.
+
+    A documented approximation (docs/odds/domino21.md): every unseen tile is equally
+    likely to be anywhere unseen; a player's banker draws by rules.keeps_drawing;
+    the banker's view of each player's face-down tiles ignores the other hands;
+    exposing a tile carries no value of its own.
+    """
+    if rules.current_actor(state) in (rules.CHANCE, rules.TERMINAL):
+        raise TableError(f"no decision is pending ({state.step})")
+    me = rules.current_hand(state)
+    legal = rules.legal_actions(state)
+    if me.owner == state.banker:
+        stand, hit, concede = _banker_values(state)
+    else:
+        (stand, hit), concede = _player_values(state, me), None
+    if state.step == "announce":
+        return {action: (stand if action.total is not None else concede) for action in legal}
+    if state.step == "expose":
+        best = stand if hit is None else max(stand, hit)
+        return {action: best for action in legal}
+    return {action: (hit if isinstance(action, rules.Hit) else stand) for action in legal}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Iterable
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
@@ -127,6 +128,7 @@ class State:
 # ---------------------------------------------------------------- tile and hand values
 
 
+@lru_cache(maxsize=None)
 def tile_values(tile: Tile) -> frozenset[int]:
     """Each blank half may count 0 or 7 and a double may count half its pips."""
     def half(pips: int) -> tuple[int, ...]:
@@ -138,6 +140,12 @@ def tile_values(tile: Tile) -> frozenset[int]:
     return frozenset(values)
 
 
+def add_tile(totals: frozenset[int], tile: Tile) -> frozenset[int]:
+    """The totals of a hand once `tile` joins it (lets a search grow hands a tile at a time)."""
+    values = tile_values(tile)
+    return frozenset(total + value for total in totals for value in values)
+
+
 def hand_totals(tiles: Iterable[Tile]) -> frozenset[int]:
     """Every total the hand can be counted as (over 21 included)."""
     tiles = tuple(tiles)
@@ -145,14 +153,17 @@ def hand_totals(tiles: Iterable[Tile]) -> frozenset[int]:
         raise BadValue(f"a hand cannot hold the same tile twice: {' '.join(map(str, tiles))}")
     totals = frozenset({0})
     for tile in tiles:
-        totals = frozenset(total + value for total in totals for value in tile_values(tile))
+        totals = add_tile(totals, tile)
     return totals
 
 
+def best_of(totals: Iterable[int]) -> int | None:
+    """The highest total not over 21, or None when every total is over (bust)."""
+    return max((total for total in totals if total <= TARGET), default=None)
+
+
 def best_total(tiles: Iterable[Tile]) -> int | None:
-    """The highest total not over 21, or None for a busted hand."""
-    fitting = [total for total in hand_totals(tiles) if total <= TARGET]
-    return max(fitting) if fitting else None
+    return best_of(hand_totals(tiles))
 
 
 def is_special_21(tiles: Iterable[Tile], settings: Settings) -> bool:
@@ -172,9 +183,9 @@ def banker_match(settings: Settings, price: int, tiles: int) -> int:
     return tiles * tiles * price
 
 
-def keeps_drawing(tiles: Iterable[Tile]) -> bool:
-    """The simple strategy of auto_action (and the advisor's model of the banker)."""
-    best = best_total(tiles)
+def keeps_drawing(best: int | None) -> bool:
+    """The simple strategy of auto_action (and the advisor's model of the banker),
+    given the hand's best total."""
     return best is not None and best < STAND_ON
 
 
@@ -523,7 +534,7 @@ def auto_bets(settings: Settings, seats, bankrolls, rng) -> dict[str, Bets]:
 def auto_action(state: State, rng) -> object:
     legal = legal_actions(state)
     if state.step == "decide":
-        return Hit() if Hit() in legal and keeps_drawing(current_hand(state).tiles) else Stand()
+        return Hit() if Hit() in legal and keeps_drawing(best_total(current_hand(state).tiles)) else Stand()
     if state.step == "expose":
         return min(legal, key=lambda expose: (expose.tile.pips, expose.tile))
     if state.step == "announce":
