@@ -102,7 +102,12 @@ def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
     """One event. Errors in what the table supplied become a message, never a crash."""
     driver = replace(driver, applied=())
     if driver.phase == "bets":
-        return start(driver, ledger) if event in (Press(SHAKE), Press(CONFIRM)) else driver
+        if event not in (Press(SHAKE), Press(CONFIRM)):
+            return driver
+        try:
+            return start(driver, ledger)
+        except TableError as err:  # nobody can cover the bet, a bad table limit...
+            return replace(driver, message=str(err))
     if driver.phase == "results":
         return replace(driver, phase="bets", state=None, message="") if isinstance(event, Press) else driver
     if isinstance(event, Motion):

@@ -1,0 +1,159 @@
+"""The appliance loop: camera frame -> settle detector -> vision read -> round driver
+-> rules engine -> display, once per frame, with every step recorded and every chip
+persisted.
+
+The driver is pure; this loop does the I/O around it. Everything fed to the driver
+is written to the session as an "input" event before it is applied, so a replay
+that feeds the same inputs to the same driver re-creates the session exactly, and
+`replay --check` can show where today's code would differ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Protocol
+
+import numpy as np
+
+from hardware.frames import CameraLost, Frame, FrameSource
+from hardware.recording import SessionWriter
+from table.driver import Driver, Motion, Press, SettledRead, Typed, lit_leds, step
+from table.ledger import Ledger
+from table.store import BankrollStore
+from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
+from table.views import build_view
+from vision.types import TableRead
+
+
+class Settle(Protocol):
+    def update(self, image: np.ndarray) -> str: ...
+
+
+class Controls(Protocol):
+    def poll(self) -> list[str]: ...
+
+    def show(self, lit) -> None: ...
+
+
+@dataclass
+class Table:
+    """The mutable bits the loop carries between frames (the driver itself is immutable)."""
+
+    driver: Driver
+    ledger: Ledger
+    round_id: int | None = None
+    motion: str = ""
+    read: TableRead | None = None
+    read_frame: tuple[int, tuple[int, int]] | None = None
+    history: dict[str, list[int]] = field(default_factory=dict)
+    camera_error: str = ""
+
+
+class Appliance:
+    def __init__(self, table: Table, source: FrameSource | None, settle: Settle | None,
+                 read: Callable[[np.ndarray], TableRead] | None,
+                 store: BankrollStore | None = None, recorder: SessionWriter | None = None,
+                 controls: Controls | None = None) -> None:
+        self.table = table
+        self.source = source
+        self.settle = settle
+        self.read = read
+        self.store = store
+        self.recorder = recorder
+        self.controls = controls
+        for seat in table.driver.seats:
+            table.history.setdefault(seat, [table.ledger.balance(seat)])
+
+    def tick(self, presses: list[str] = (), typed: list[str] = ()) -> tuple[TableView, np.ndarray | None]:
+        """One frame of the loop; returns what the display should show now."""
+        inputs: list[Any] = [Press(name) for name in [*(self.controls.poll() if self.controls else []), *presses]]
+        inputs += [Typed(text) for text in typed]
+        image = None
+        try:
+            frame = self.source.read()
+        except CameraLost as err:
+            self.table.camera_error = str(err)
+        else:
+            self.table.camera_error = ""
+            image = frame.image
+            inputs += self._from_camera(frame)
+        for event in inputs:
+            self.feed(event)
+        if self.controls:
+            self.controls.show({"error"} if self.table.camera_error else lit_leds(self.table.driver))
+        return self.view(), image
+
+    def _from_camera(self, frame: Frame) -> list[Any]:
+        status = self.settle.update(frame.image)
+        events: list[Any] = []
+        if status != self.table.motion:
+            self.table.motion = status
+            events.append(Motion(status))
+        driver = self.table.driver
+        wants_read = driver.phase == "reading" and (driver.moved or any(isinstance(e, Motion) and e.status in ("rolling", "hand") for e in events))
+        if status == "settled" and wants_read:
+            if self.recorder:
+                self.recorder.save_frame(frame)
+            read = self.read(frame.image)
+            self.table.read, self.table.read_frame = read, (frame.index, (frame.image.shape[1], frame.image.shape[0]))
+            events.append(SettledRead(read))
+        return events
+
+    def feed(self, event: Any) -> None:
+        """Record the input, step the driver, and persist whatever it changed."""
+        if self.recorder:
+            self.recorder.log("input", event)
+        before = self.table.driver
+        after = self.table.driver = step(before, event, self.table.ledger)
+        if after.round_no != before.round_no:
+            self._round_started(after)
+        for action in after.applied:
+            if self.recorder:
+                self.recorder.log("action", action)
+        if after.phase == "results" and before.phase != "results":
+            self._round_finished(after)
+        elif self.store and self.table.round_id is not None and after != before:
+            self.store.save_state(self.table.round_id, after)
+
+    def _round_started(self, driver: Driver) -> None:
+        if self.store:
+            self.table.round_id = self.store.begin_round(driver.game, driver)
+        if self.recorder:
+            self.recorder.log("round", {"round": driver.round_no, "bankrolls": self.table.ledger.as_dict()})
+
+    def _round_finished(self, driver: Driver) -> None:
+        settlement = dict(driver.settlement)
+        if self.store and self.table.round_id is not None:
+            self.table.ledger = self.store.finish_round(self.table.round_id, settlement, driver)
+            self.table.round_id = None
+        else:
+            self.table.ledger = self.table.ledger.post(settlement)
+        for seat in driver.seats:
+            self.table.history.setdefault(seat, []).append(self.table.ledger.balance(seat))
+        if self.recorder:
+            self.recorder.log("settlement", settlement)
+
+    def view(self) -> TableView:
+        table = self.table
+        if table.camera_error:
+            return build_view(table.driver, table.ledger, error=ErrorInfo(
+                "Camera lost", "Check the camera cable and light; the round waits and nothing is lost.",
+                table.camera_error))
+        camera = None
+        if table.read is not None and table.read_frame is not None:
+            index, size = table.read_frame
+            camera = CameraView(str(index), size, overlays_from_read(table.read), rolling=table.motion == "rolling")
+        stats = Stats(table.driver.round_no, tuple(SeatHistory(s, tuple(h)) for s, h in table.history.items()))
+        return build_view(table.driver, table.ledger, camera=camera, stats=stats)
+
+
+def resume_or_void(store: BankrollStore, driver: Driver, resume: bool) -> tuple[Driver, int | None]:
+    """After a crash: carry on with the saved round, or void it and return its bets
+    (they were never taken, so voiding only closes the round)."""
+    pending = store.unfinished()
+    if pending is None:
+        return driver, None
+    if resume and isinstance(pending.state, Driver):
+        return pending.state, pending.round_id
+    store.void_round(pending.round_id)
+    return replace(driver, round_no=pending.state.round_no if isinstance(pending.state, Driver) else driver.round_no), None

@@ -1,0 +1,124 @@
+"""The appliance loop end to end with a scripted camera: a Dicey 21 round is played,
+recorded, persisted, and replayed identically; a changed reader is caught by --check."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hardware.appliance import Appliance, Table
+from hardware.frames import CameraLost, Frame
+from hardware.recording import Manifest, SessionWriter
+from hardware.replay import replay_session
+from table.driver import Driver, house_account
+from table.ledger import Ledger
+from table.rules import HOUSE
+from table.store import BankrollStore
+from vision.types import Die, TableRead
+
+BANKROLLS = {"ann": 100, "bob": 100, HOUSE: 0}
+
+
+class ScriptedCamera:
+    """Frames whose first pixel carries their index. `script` holds the statuses of the
+    coming frames (None is a dropout); once it runs out the table is settled."""
+
+    def __init__(self, script=()):
+        self.script = list(script)
+        self.index = 0
+        self.status = "settled"
+
+    def read(self):
+        self.status = self.script.pop(0) if self.script else "settled"
+        self.index += 1
+        if self.status is None:
+            raise CameraLost("cable pulled")
+        image = np.zeros((48, 64, 3), np.uint8)
+        image[0, 0] = self.index % 256
+        return Frame(image, self.index, self.index / 30)
+
+    def close(self):
+        pass
+
+
+class ScriptedSettle:
+    def __init__(self, camera):
+        self.camera = camera
+
+    def update(self, image):
+        return self.camera.status
+
+
+def dice_reader(values):
+    def read(image):
+        return TableRead(dice=tuple(Die(v, (10.0 + 15 * i, 20.0), (5.0 + 15 * i, 15.0, 15.0 + 15 * i, 25.0), 0.99)
+                                    for i, v in enumerate(values)))
+    return read
+
+
+def play_recorded_round(folder, store=None):
+    camera = ScriptedCamera()
+    driver = Driver("dicey21", ("ann", "bob"), bet=10)
+    manifest = Manifest("dicey21", ("ann", "bob"), settings={"bet": 10, "typed_kinds": list(driver.typed_kinds),
+                                                            "bankrolls": BANKROLLS})
+    recorder = SessionWriter(folder, manifest)
+    ledger = store.open_table(BANKROLLS, house_account("dicey21")) if store else Ledger.open(BANKROLLS, (HOUSE,))
+    appliance = Appliance(Table(driver, ledger), camera, ScriptedSettle(camera), dice_reader((6, 5, 4)),
+                          store=store, recorder=recorder)
+    appliance.tick(presses=["shake"])
+    appliance.tick(typed=["10h"])
+    appliance.tick(typed=["9s"])
+    while appliance.table.driver.phase == "decide":
+        appliance.tick(presses=["confirm"])
+    view, _ = appliance.tick(presses=["shake"])
+    assert view.screen == "reading"
+    camera.script = ["rolling"] * 3 + ["hand"]
+    for _ in range(6):
+        view, image = appliance.tick()
+    recorder.close()
+    return appliance, view
+
+
+def test_a_round_is_played_recorded_and_replayed_identically(tmp_path):
+    appliance, view = play_recorded_round(tmp_path / "session")
+    assert view.screen == "results"
+    # ann 10 + 15 = 25 loses 10; bob 9 + 15 = 24 loses 10
+    assert appliance.table.ledger.as_dict() == {"ann": 90, "bob": 90, HOUSE: 20}
+    assert {r.seat: r.outcome for r in view.results} == {"ann": "LOSE", "bob": "LOSE"}
+    assert replay_session(tmp_path / "session") is None
+    assert replay_session(tmp_path / "session", check=True, read=dice_reader((6, 5, 4))) is None
+
+
+def test_check_shows_the_first_difference(tmp_path):
+    play_recorded_round(tmp_path / "session")
+    diff = replay_session(tmp_path / "session", check=True, read=dice_reader((6, 5, 3)))
+    assert diff is not None and diff.what == "read"
+    events = (tmp_path / "session" / "events.jsonl").read_text().splitlines()
+    settlement_line = next(i for i, line in enumerate(events) if '"settlement"' in line)
+    record = json.loads(events[settlement_line])
+    record["data"]["ann"] = -5
+    events[settlement_line] = json.dumps(record)
+    (tmp_path / "session" / "events.jsonl").write_text("\n".join(events) + "\n")
+    diff = replay_session(tmp_path / "session")
+    assert diff.what == "settlement" and diff.event_no <= settlement_line + 1
+    assert diff.recorded["ann"] == -5 and diff.today["ann"] == -10 and "-5" in str(diff)
+
+
+def test_a_lost_camera_shows_the_error_screen_and_the_round_carries_on(tmp_path):
+    camera = ScriptedCamera(["settled", None, None, "settled"])
+    appliance = Appliance(Table(Driver("dicey21", ("ann",), bet=5), Ledger.open({"ann": 50, HOUSE: 0}, (HOUSE,))),
+                          camera, ScriptedSettle(camera), dice_reader((1, 1, 1)))
+    appliance.tick(presses=["shake"])
+    state = appliance.table.driver.state
+    view, image = appliance.tick()
+    assert view.screen == "error" and "cable" in view.error.detail and image is None
+    view, image = appliance.tick()
+    view, image = appliance.tick(typed=["5d"])
+    assert view.screen != "error" and appliance.table.driver.state != state
+
+
+def test_bankrolls_are_persisted_with_the_settlement(tmp_path):
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    play_recorded_round(tmp_path / "session", store)
+    assert BankrollStore(tmp_path / "bank.sqlite").ledger().as_dict() == {"ann": 90, "bob": 90, HOUSE: 20}
+    assert store.unfinished() is None
