@@ -1,12 +1,165 @@
-"""Cards in a fanned or overlapping hand, where often only a corner index shows."""
+"""Cards in a fanned or overlapping hand, where often only a corner index shows.
+
+There is no whole card to cut out, so the index is found first: a rank glyph with a
+suit symbol just below it. The direction from rank to suit is the card's "down", which
+turns the index upright for reading wherever the card points. Only clear reads are
+kept (no pip count is possible here, so what lies under the rank must look like a suit
+symbol); a card whose two corners both show is reported once.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import cv2
 import numpy as np
 
+from vision.cards import index
 from vision.cards.find import Region
+from vision.cards.glyphs import best_match, label_scores
 from vision.types import Card, Unreadable
+
+PATCH = 96  # an index is read from a PATCH x PATCH upright cut-out
+FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06
+SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
+CARD_PER_GLYPH = 13.0  # a card is about this many rank-glyph heights tall
+
+
+@dataclass(frozen=True)
+class _Blob:
+    centre: np.ndarray
+    size: float  # larger side of its box
+    area: int
+
+
+@dataclass(frozen=True)
+class _Index:
+    rank: str
+    suit: str | None
+    score: float
+    margin: float
+    centre: np.ndarray
+    down: np.ndarray  # unit vector, the card's "down" in frame pixels
+    glyph: float  # rank glyph height in frame pixels
+
+
+def _blobs(ink: np.ndarray, low: float, high: float) -> list[_Blob]:
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    return [_Blob(centroids[i], float(max(stats[i][2], stats[i][3])), int(stats[i][4]))
+            for i in range(1, n) if low <= max(stats[i][2], stats[i][3]) <= high and stats[i][4] >= 8]
+
+
+def _upright_patch(frame: np.ndarray, centre: np.ndarray, down: np.ndarray, span: float) -> np.ndarray:
+    """PATCH x PATCH cut-out of `span` frame pixels around `centre`, turned so `down` points down."""
+    scale = PATCH / span
+    angle = np.degrees(np.arctan2(down[0], down[1]))  # turning by this brings `down` to +y
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), -angle, scale)
+    m[:, 2] += PATCH / 2 - centre
+    return cv2.warpAffine(frame, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float] | None:
+    """(rank, suit or None, score, margin) of a rank over a suit symbol in the middle of
+    an upright patch, or None when the thing under the glyph is not a suit symbol at all."""
+    ink = index.ink_mask(patch)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    mid, reach = PATCH / 2, PATCH * 0.12
+    usable = [i for i in range(1, n) if stats[i][4] >= 10 and stats[i][0] > index.EDGE and stats[i][1] > index.EDGE
+              and stats[i][0] + stats[i][2] < PATCH - index.EDGE and stats[i][1] + stats[i][3] < PATCH - index.EDGE]
+    column = [i for i in usable if stats[i][0] <= mid + reach and stats[i][0] + stats[i][2] >= mid - reach]
+    upper = [i for i in column if centroids[i][1] < mid]
+    lower = [i for i in column if centroids[i][1] >= mid]
+    if not upper or not lower:
+        return None
+    first = min(upper, key=lambda i: stats[i][1])
+    rank_parts = [i for i in usable if centroids[i][1] < mid and stats[i][1] < stats[first][1] + stats[first][3] / 2
+                  and abs(centroids[i][0] - mid) < PATCH * 0.3]
+    suit_mask = (labels == min(lower, key=lambda i: stats[i][1])).astype(np.uint8)
+    if max(label_scores(suit_mask, ("S", "C", "H", "D")).values(), default=0.0) < SUIT_LIKE:
+        return None
+    rank_mask = np.isin(labels, rank_parts).astype(np.uint8)
+    rank, score, margin = best_match(rank_mask, index.RANKS)
+    if rank is None:
+        return None
+    red = index.is_red(patch, rank_mask)
+    suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if red else ("S", "C"))
+    if s_score < index.SUIT_SCORE or s_margin < index.SUIT_MARGIN:
+        suit = None
+    return rank, suit, score, margin
+
+
+def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
+    x, y, w, h = cv2.boundingRect(region.contour)
+    crop = frame[y : y + h, x : x + w]
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [region.contour - [x, y]], -1, 1, -1)
+    inside = cv2.erode(inside, np.ones((7, 7), np.uint8))
+    ink = index.ink_mask(crop) & inside
+    card_h = min(region.rect[1])
+    blobs = _blobs(ink, 0.03 * card_h, 0.12 * card_h)
+    found: list[_Index] = []
+    for a in blobs:
+        for b in blobs:
+            step = b.centre - a.centre
+            dist = float(np.hypot(*step))
+            if a is b or not 0.5 * a.size <= dist <= 1.6 * a.size or not 0.15 * a.area <= b.area <= 1.2 * a.area:
+                continue
+            down = step / dist
+            centre = (a.centre + b.centre) / 2 + [x, y]
+            read = _read_patch(_upright_patch(frame, centre, down, 3.2 * dist))
+            if read and read[2] >= FAN_RANK_SCORE and read[3] >= FAN_RANK_MARGIN:
+                found.append(_Index(read[0], read[1], read[2], read[3], centre, down, a.size))
+    return found
+
+
+def _card_geometry(found: _Index) -> tuple[tuple[float, float], tuple[float, float, float, float], float]:
+    """Centre, box and angle of the whole card, estimated from where its index sits."""
+    card_h = CARD_PER_GLYPH * found.glyph
+    card_w = card_h * 63 / 88
+    down = found.down
+    right = np.array([down[1], -down[0]])  # the card's "right" when "down" points down the page
+    top_left = found.centre - right * 0.1 * card_w - down * 0.1 * card_h
+    corners = np.array([top_left + right * u * card_w + down * v * card_h for u, v in ((0, 0), (1, 0), (1, 1), (0, 1))])
+    centre = corners.mean(axis=0)
+    angle = float(np.degrees(np.arctan2(-down[0], down[1])) % 360)
+    return (float(centre[0]), float(centre[1])), (float(corners[:, 0].min()), float(corners[:, 1].min()),
+                                                  float(corners[:, 0].max()), float(corners[:, 1].max())), angle
 
 
 def read_fan(frame_bgr: np.ndarray, region: Region) -> tuple[list[Card], list[Unreadable]]:
-    return [], []
+    """Cards whose index shows inside a bright region that is not one lone card."""
+    groups: list[list[_Index]] = []
+    for found in sorted(_candidates(frame_bgr, region), key=lambda f: -f.score):
+        home = next((g for g in groups if np.hypot(*(g[0].centre - found.centre)) < 1.5 * found.glyph), None)
+        if home is None:
+            groups.append([found])
+        else:
+            home.append(found)
+    cards: list[Card] = []
+    unreadable: list[Unreadable] = []
+    for group in groups:
+        best = group[0]
+        rivals = [f for f in group if f.rank != best.rank and best.score - f.score < FAN_RANK_MARGIN]
+        centre, box, angle = _card_geometry(best)
+        if rivals:
+            unreadable.append(Unreadable("card", centre, f"corner reads {best.rank} or {rivals[0].rank}", box))
+        else:
+            cards.append(Card(best.rank, best.suit, centre, box, angle, round(min(1.0, best.score), 3)))
+    return _merge_both_ends(cards), unreadable
+
+
+def _merge_both_ends(cards: list[Card]) -> list[Card]:
+    """The top card of a hand shows both indices; two reads of one card face opposite ways."""
+    kept: list[Card] = []
+    for card in cards:
+        twin = next((k for k in kept if k.rank == card.rank and (k.suit == card.suit or None in (k.suit, card.suit))
+                     and abs((k.angle - card.angle) % 360 - 180) < 30), None)
+        if twin is None:
+            kept.append(card)
+            continue
+        kept.remove(twin)
+        centre = ((twin.center[0] + card.center[0]) / 2, (twin.center[1] + card.center[1]) / 2)
+        box = (min(twin.box[0], card.box[0]), min(twin.box[1], card.box[1]),
+               max(twin.box[2], card.box[2]), max(twin.box[3], card.box[3]))
+        kept.append(Card(card.rank, card.suit or twin.suit, centre, box, twin.angle, max(twin.confidence, card.confidence)))
+    return kept

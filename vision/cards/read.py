@@ -67,6 +67,11 @@ def read_cards(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     unreadable: list[Unreadable] = []
     for region in singles:
         found = read_lone_card(frame_bgr, region)
+        if isinstance(found, Unreadable):  # a neat overlapping spread can pass for one card
+            spread, _ = fan.read_fan(frame_bgr, region)
+            if len(spread) > 1:
+                cards.extend(spread)
+                continue
         {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append(found)
     for region in blobs:
         fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region)

@@ -78,8 +78,9 @@ def card_face(rank: str, suit: str, font: fonts.FontSpec, shape: str, index_scal
         top += rank_mask.shape[0] + round(0.015 * h)
         _stamp(card, suit_small, (cx - suit_small.shape[1] // 2, top), colour)
         card = np.ascontiguousarray(card[::-1, ::-1])
-    if rank in ("J", "Q", "K"):
-        _court_picture(card, suit, colour, rng)
+    if rank in ("J", "Q", "K"):  # the picture's frame keeps clear of the index, as printers do
+        index_right = cx + max(rank_mask.shape[1], suit_small.shape[1]) // 2
+        _court_picture(card, suit, colour, max(round(0.2 * w), index_right + round(0.04 * w)), rng)
     else:
         pip_h = round((0.3 if rank == "A" else 0.12) * h)
         pip = fonts.suit_mask(suit, pip_h)
@@ -89,10 +90,11 @@ def card_face(rank: str, suit: str, font: fonts.FontSpec, shape: str, index_scal
     return card, _rounded_alpha(w, h)
 
 
-def _court_picture(card: np.ndarray, suit: str, colour: tuple[int, int, int], rng: np.random.Generator) -> None:
+def _court_picture(card: np.ndarray, suit: str, colour: tuple[int, int, int], x0: int,
+                   rng: np.random.Generator) -> None:
     """A framed, busy, many-coloured picture: what makes court cards hard for pip counting."""
     h, w = card.shape[:2]
-    x0, y0, x1, y1 = round(0.2 * w), round(0.12 * h), round(0.8 * w), round(0.88 * h)
+    y0, x1, y1 = round(0.12 * h), w - x0, round(0.88 * h)
     palette = [(40, 40, 190), (160, 70, 30), (30, 190, 230), (30, 30, 30), (200, 200, 200)]
     art = card.copy()
     for _ in range(14):
