@@ -25,6 +25,7 @@ class TextBox:
     text: str
     rect: tuple[int, int, int, int]  # x, y, w, h actually covered by the rendered line
     box: tuple[int, int, int, int]  # the box the text had to fit in
+    cut: bool = False  # the string did not fit even at the smallest size and was shortened
 
 
 @lru_cache(maxsize=256)
@@ -68,16 +69,16 @@ def _cut(text: str, face: pygame.font.Font, width: int) -> str:
 
 
 @lru_cache(maxsize=4096)
-def fit(text: str, width: int, height: int, size: int, min_size: int, wrap: bool) -> tuple[int, tuple[str, ...]]:
+def fit(text: str, width: int, height: int, size: int, min_size: int, wrap: bool) -> tuple[int, tuple[str, ...], bool]:
     """The largest font size <= size (and >= min_size) at which text fits the box,
-    and the lines to draw. Falls back to cutting lines with '...' at min_size."""
+    the lines to draw, and whether they had to be cut with '...' at min_size."""
     trial = max(min_size, min(size, int(height / 0.7) + 2))  # taller fonts cannot fit the box
     while True:
         face = font(trial)
         height_per_line = line_height(face)
         lines = _wrap(text, face, width) if wrap else text.split("\n")
         if len(lines) * height_per_line <= height and all(face.size(line)[0] <= width for line in lines):
-            return trial, tuple(lines)
+            return trial, tuple(lines), False
         if trial <= min_size:
             break
         trial = max(min_size, min(trial - 1, int(trial * 0.93)))
@@ -85,12 +86,15 @@ def fit(text: str, width: int, height: int, size: int, min_size: int, wrap: bool
     while trial > 6 and line_height(font(trial)) > height:
         trial -= 1  # a box too short even for the minimum size: never spill out of it
     face = font(trial)
-    room = max(1, height // line_height(face))
+    if line_height(face) > height:
+        return trial, (), True  # not even the tiniest font fits: draw nothing rather than spill
+    room = height // line_height(face)
     lines = _wrap(text, face, width) if wrap else text.split("\n")
     kept = lines[:room]
     if len(lines) > room:
         kept[-1] = kept[-1] + ELLIPSIS
-    return trial, tuple(line for line in (_cut(line, face, width) for line in kept) if line)
+    shown = tuple(line for line in (_cut(line, face, width) for line in kept) if line)
+    return trial, shown, shown != tuple(lines)
 
 
 def natural_width(text: str, size: int) -> int:
@@ -135,7 +139,7 @@ class Canvas:
             return pygame.Rect(box.topleft, (0, 0))
         wanted = self.px(size)
         floor = min(wanted, self.px(min_size))
-        chosen, lines = fit(text, box.w, box.h, wanted, floor, wrap)
+        chosen, lines, cut = fit(text, box.w, box.h, wanted, floor, wrap)
         step = line_height(font(chosen))
         block = len(lines) * step
         top = {"top": box.top, "bottom": box.bottom - block}.get(valign, box.top + (box.h - block) // 2)
@@ -150,6 +154,6 @@ class Canvas:
             else:
                 rect.left = box.left
             self.surface.blit(image, rect)
-            self.texts.append(TextBox(line, tuple(rect), tuple(box)))
+            self.texts.append(TextBox(line, tuple(rect), tuple(box), cut))
             covered = covered.union(rect) if covered.w else rect.copy()
         return covered

@@ -51,6 +51,7 @@ class GameExample:
     results: tuple[SeatResult, ...]
     paytables: tuple[PayTable, ...]
     error: ErrorInfo
+    showcase: Hand  # the pieces the game is played with, floating on the attract screen
 
 
 def _d6(*values: int) -> tuple[Item, ...]:
@@ -78,7 +79,7 @@ DICEY21 = GameExample(
         Seat("Cleo", 90, (Bet("ANTE", 5), Bet("MATCH 2", 5), Bet("MATCH 6", 5))),
     ),
     play=(
-        Seat("Ana", 185, (Bet("ANTE", 10), Bet("MATCH 4", 5)), (Hand((Item.card("A", "S"),), total="1 or 11"),), "may raise 0-3x", True),
+        Seat("Ana", 185, (Bet("ANTE", 10), Bet("MATCH 4", 5)), (Hand((Item.card("A", "S"),), total="1 or 11"),), "can raise", True),
         Seat("Ben", 130, (Bet("ANTE", 20),), (Hand((Item.card("9", "H"), Item.card("K", "D")), total="19"),), "stands"),
         Seat("Cleo", 75, (Bet("ANTE", 5), Bet("MATCH 2", 5), Bet("MATCH 6", 5)), (Hand((Item.card("7", "C"),), total="7"),), "waiting"),
     ),
@@ -93,6 +94,7 @@ DICEY21 = GameExample(
         PayTable("MATCH", (PayRow("Single", "1 : 1"), PayRow("Double", "2 : 1"), PayRow("Triple", "6 : 1"), PayRow("Royal (triple + K/Q)", "20 : 1"), PayRow("Quad (triple + card)", "40 : 1"), PayRow("Hi-Five (triple + 2 cards)", "500 : 1"))),
     ),
     error=REROLL,
+    showcase=Hand((Item.card("A", "S"), Item.card("K", "D")) + _d6(6, 5, 4)),
 )
 
 DICE_BLACKJACK = GameExample(
@@ -111,6 +113,7 @@ DICE_BLACKJACK = GameExample(
     results=(SeatResult("Dana", 20, "BLACKJACK", "two pairs in a row pay double"), SeatResult("Eli", -20, "LOSE", "dealer pays")),
     paytables=_even_money("Dice Blackjack", ("win against dealer", "1 : 1"), ("blackjack (pair, then pair)", "2 : 1"), ("tie taken by dealer", "push"), ("bust", "lose")),
     error=CAMERA_LOST,
+    showcase=Hand(_d6(5, 5, 3, 3)),
 )
 
 BLACKJACK_DICE = GameExample(
@@ -128,9 +131,10 @@ BLACKJACK_DICE = GameExample(
     advice=(AdvisorLine("roll", -0.08), AdvisorLine("stand", -0.35)),
     overlays=(Overlay(_box(150, 120), "d10 6"), Overlay(_box(320, 260), "d10 0"), Overlay(_box(470, 130), "d10 ?", True, "numeral face not up")),
     rolling=False,
-    results=(SeatResult("Finn", -5, "LOSE", "banker 19 beats 18"), SeatResult("Gus", 10, "WIN", "21 beats 19"), SeatResult("Hana", -5, "BUST", "23"), SeatResult("Ivo", 0, "PUSH", "banker nets 0")),
+    results=(SeatResult("Finn", -5, "LOSE", "banker 19 beats 18"), SeatResult("Gus", 10, "WIN", "21 beats 19"), SeatResult("Hana", -5, "BUST", "23 is over 21"), SeatResult("Ivo", 0, "PUSH", "banker nets 0")),
     paytables=_even_money("Blackjack Dice", ("beat the banker", "1 : 1"), ("two-dice blackjack", "1 : 1, never tied"), ("tie with banker", "banker wins"), ("bust", "lose")),
     error=REROLL,
+    showcase=Hand(_d10(7, 9, 0, 5)),
 )
 
 DOMINO21 = GameExample(
@@ -150,6 +154,7 @@ DOMINO21 = GameExample(
     results=(SeatResult("Jo", 9, "WIN", "20 beats banker 19: pays 3 squared"), SeatResult("Kai", -2, "LOSE", "18 to banker 19"), SeatResult("Lu", -7, "LOSE", "banker pays out")),
     paytables=_even_money("Domino 21", ("stake per tile", "1 chip"), ("banker matches", "stake squared"), ("beat the banker", "win banker's match"), ("tie or lower", "banker takes stake"), ("over 21", "lose stake")),
     error=CAMERA_LOST,
+    showcase=Hand((Item.tile(6, 6), Item.tile(5, 4), Item.back("tile"), Item.tile(0, 0))),
 )
 
 CHANGING_BANK = GameExample(
@@ -168,9 +173,10 @@ CHANGING_BANK = GameExample(
     advice=(AdvisorLine("hit", 0.18), AdvisorLine("stand", -0.42), AdvisorLine("double", 0.11)),
     overlays=(Overlay((100, 120, 170, 220), "card 8H"), Overlay((190, 120, 260, 220), "card 3S"), Overlay((300, 110, 370, 210), "card 8S"), Overlay((420, 250, 490, 350), "card face down")),
     rolling=False,
-    results=(SeatResult("Mo", 20, "WIN", "8-7-6 pays double"), SeatResult("Nia", -20, "LOSE", "19 and 18 to dealer 20"), SeatResult("Oz", -5, "BUST", "25"), SeatResult("Pia", -5, "LOSE", "19 to 20"), SeatResult("Quinn", 10, "WIN", "dealer 20")),
+    results=(SeatResult("Mo", 20, "WIN", "8-7-6 pays double"), SeatResult("Nia", -20, "LOSE", "19 and 18 to dealer 20"), SeatResult("Oz", -5, "BUST", "25 is over 21"), SeatResult("Pia", -5, "LOSE", "19 to 20"), SeatResult("Quinn", 10, "WIN", "dealer 20")),
     paytables=_even_money("Changing Bank", ("beat the dealer", "1 : 1"), ("natural", "2 : 1"), ("five cards, 21 or under", "2 : 1, doubling per card"), ("8-7-6 making 21", "2 : 1"), ("dealer natural", "players pay 2x")),
     error=CAMERA_LOST,
+    showcase=Hand((Item.card("A", "H"), Item.card("K", "S"), Item.back("card"))),
 )
 
 GAMES = (DICEY21, DICE_BLACKJACK, BLACKJACK_DICE, DOMINO21, CHANGING_BANK)
@@ -190,7 +196,7 @@ def views_for(game: GameExample) -> dict[str, TableView]:
     ended = tuple(replace(seat, is_turn=False, status="") for seat in game.play)
     actor = next(seat.name for seat in game.play if seat.is_turn)
     return {
-        "attract": replace(base, seats=game.bets, shared=(_showcase(game),), prompt=Prompt("start", "rules", "Press SHAKE to start a round")),
+        "attract": replace(base, seats=game.bets, shared=(game.showcase,), prompt=Prompt("start", "rules", "Press SHAKE to start a round")),
         "bets": replace(base, screen="bets", round_no=3, seats=game.bets, prompt=Prompt("", "bets done", "Place chips, then press NEXT")),
         "play": replace(base, screen="play", round_no=3, seats=game.play, shared=game.shared, prompt=game.play_prompt, advisor=Advisor(actor, game.advice, visible=True)),
         "reading": replace(base, screen="reading", round_no=3, camera=CameraView("frame-0042", FRAME_SIZE, () if game.rolling else game.overlays, game.rolling), prompt=Prompt("", "", "Hands off the table: reading...") if game.rolling else Prompt("re-read", "accept", "Check the read, then press NEXT")),
@@ -199,12 +205,6 @@ def views_for(game: GameExample) -> dict[str, TableView]:
         "stats": replace(base, screen="stats", round_no=14, stats=Stats(14, histories, ("Biggest win: +30", "Pushes: 3 of 14 rounds")), prompt=Prompt("", "back", "")),
         "error": replace(base, screen="error", round_no=3, error=game.error, prompt=Prompt("re-roll", "retry", "")),
     }
-
-
-def _showcase(game: GameExample) -> Hand:
-    """The pieces the game is played with, for the attract screen."""
-    items = [item for seat in game.play for hand in seat.hands for item in hand.items if item.face_up]
-    return Hand(tuple(items[:5]) or _d6(6, 5))
 
 
 def all_views() -> dict[str, TableView]:

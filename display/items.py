@@ -78,7 +78,7 @@ def _die(canvas: Canvas, item: Item, slot: pygame.Rect) -> None:
     if item.face_up:
         _pips(canvas.surface, item.value, square, theme.INK)
     else:
-        canvas.text("?", square.inflate(-side // 4, -side // 4), 1.0, theme.WHITE, align="center")
+        canvas.text("?", square.inflate(-side // 4, -side // 4), 1.0, theme.WHITE, align="center", min_size=0.0)
 
 
 def _d10(canvas: Canvas, item: Item, slot: pygame.Rect) -> None:
@@ -95,7 +95,7 @@ def _d10(canvas: Canvas, item: Item, slot: pygame.Rect) -> None:
     label = pygame.Rect(0, 0, round(slot.w * 0.5), round(slot.h * 0.34))
     label.center = (slot.centerx, top + round(slot.h * 0.42))
     numeral = str(item.value) if item.face_up else "?"
-    drawn = canvas.text(numeral, label, 1.0, theme.WHITE, align="center")
+    drawn = canvas.text(numeral, label, 1.0, theme.WHITE, align="center", min_size=0.0)
     if item.face_up and item.value in (6, 9):  # underline so 6 and 9 cannot be confused
         pygame.draw.line(canvas.surface, theme.WHITE, (drawn.left, drawn.bottom), (drawn.right, drawn.bottom), max(1, slot.w // 30))
 

@@ -113,18 +113,17 @@ def turn_marker(canvas: Canvas, box: pygame.Rect) -> None:
 
 
 def seat_header(canvas: Canvas, seat: Seat, row: pygame.Rect) -> None:
-    """Name (with role and turn arrow) on the left, bankroll on the right."""
+    """Name (after a turn arrow when it is this seat's turn), bankroll on the right."""
     name_box = row.copy()
     if seat.is_turn:
         size = min(row.h * 2 // 3, canvas.px(theme.BODY * 0.6))
         marker = pygame.Rect(row.left, row.centery - size // 2, size, size)
         turn_marker(canvas, marker)
         name_box.left = marker.right + size // 3
-    name_box.w = row.right - name_box.left
-    name = seat.name
+        name_box.w = row.right - name_box.left
     bank = f"bank {seat.bankroll}"
-    name_box, bank_box = canvas.split(name_box, name, bank, theme.BODY)
-    canvas.text(name, name_box, theme.BODY, theme.GOLD if seat.is_turn else theme.WHITE)
+    name_box, bank_box = canvas.split(name_box, seat.name, bank, theme.BODY)
+    canvas.text(seat.name, name_box, theme.BODY, theme.GOLD if seat.is_turn else theme.WHITE)
     canvas.text(bank, bank_box, theme.SMALL, theme.MUTED, align="right")
 
 
@@ -132,7 +131,7 @@ def bets_text(seat: Seat) -> str:
     return "  ".join(f"{bet.label} {bet.chips}" for bet in seat.bets) or seat.role.upper() or "no bet"
 
 
-def hands_row(canvas: Canvas, seat: Seat, rect: pygame.Rect) -> None:
+def hands_row(canvas: Canvas, seat: Seat, rect: pygame.Rect, captions: bool = True) -> None:
     """Each hand side by side; with several hands each gets its own caption below it."""
     if not seat.hands:
         draw_chip_stacks(canvas, [bet.chips for bet in seat.bets], rect)
@@ -140,9 +139,9 @@ def hands_row(canvas: Canvas, seat: Seat, rect: pygame.Rect) -> None:
     width = rect.w // len(seat.hands)
     for index, hand in enumerate(seat.hands):
         cell = pygame.Rect(rect.left + index * width, rect.top, width, rect.h).inflate(-rect.h // 8, 0)
-        if len(seat.hands) > 1:
+        if captions and len(seat.hands) > 1:
             cell, caption = split_rows(cell, (0.72, 0.28))
-            canvas.text(hand_caption(hand), caption, theme.SMALL, theme.WHITE, align="center", min_size=theme.MIN_TEXT * 0.8)
+            canvas.text(hand_caption(hand), caption, theme.SMALL, theme.WHITE, align="center")
         draw_hand(canvas, hand, cell)
 
 
@@ -154,16 +153,28 @@ def hand_caption(hand: Hand) -> str:
 
 def draw_seat(canvas: Canvas, seat: Seat, rect: pygame.Rect) -> None:
     inner = panel(canvas, rect, 1.0 if seat.is_turn else 0.0)
+    status = seat.status or ("YOUR TURN" if seat.is_turn else "")
+    totals = hand_caption(seat.hands[0]) if len(seat.hands) == 1 else ""
+    if inner.w >= 2.4 * inner.h:  # wide and short: words left, pieces right
+        words = pygame.Rect(inner.left, inner.top, inner.w // 2, inner.h)
+        name, bets, total, state = split_rows(words, (1.2, 1, 1, 1))
+        seat_header(canvas, seat, name)
+        canvas.text(bets_text(seat), bets, theme.SMALL, theme.WHITE)
+        if len(seat.hands) > 1:  # no room for a caption under each hand: totals left to right
+            totals = "totals " + " / ".join(hand.total or "-" for hand in seat.hands)
+        canvas.text(totals, total, theme.SMALL, theme.WHITE)
+        canvas.text(status, state, theme.SMALL, theme.GOLD if seat.is_turn else theme.MUTED)
+        pieces = pygame.Rect(words.right, inner.top, inner.right - words.right, inner.h)
+        hands_row(canvas, seat, pieces.inflate(0, -pieces.h // 10), captions=False)
+        return
     name, bets, hands, bottom = split_rows(inner, (0.22, 0.17, 0.41, 0.2))
     seat_header(canvas, seat, name)
-    canvas.text(bets_text(seat), bets, theme.SMALL, theme.WHITE, min_size=theme.MIN_TEXT * 0.8)
+    canvas.text(bets_text(seat), bets, theme.SMALL, theme.WHITE)
     if len(seat.hands) > 1:  # captions go under each hand; the bottom row is the status alone
         hands.h += bottom.h // 2
         bottom.top += bottom.h // 2
         bottom.h -= bottom.h // 2
     hands_row(canvas, seat, hands.inflate(0, -hands.h // 10))
-    status = seat.status or ("YOUR TURN" if seat.is_turn else "")
-    totals = hand_caption(seat.hands[0]) if len(seat.hands) == 1 else ""
     left, right = canvas.split(bottom, totals, status, theme.SMALL)
     canvas.text(totals, left, theme.SMALL, theme.WHITE)
     canvas.text(status, right, theme.SMALL, theme.GOLD if seat.is_turn else theme.MUTED, align="right")

@@ -10,7 +10,7 @@ import pygame
 
 from display import theme
 from display.camera import draw_camera, list_text
-from display.canvas import Canvas
+from display.canvas import Canvas, natural_width
 from display.chart import draw_chart, marker, series_style
 from display.items import draw_hand
 from display.panels import draw_seat, grid, hand_caption, hands_row, panel, seat_header, split_rows
@@ -32,15 +32,16 @@ def bets(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float) ->
 
 def play(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float) -> None:
     area = body.copy()
+    gap = canvas.px(0.02)
     if view.advisor is not None and view.advisor.visible:
-        side = pygame.Rect(body.right - body.w * 3 // 10, body.top, body.w * 3 // 10, body.h)
-        advisor_panel(canvas, view.advisor, side)
-        area.w = side.left - body.left - canvas.px(0.02)
+        strip = pygame.Rect(body.left, body.bottom - canvas.px(theme.BODY * 1.7), body.w, canvas.px(theme.BODY * 1.7))
+        advisor_strip(canvas, view.advisor, strip)
+        area.h = strip.top - gap - area.top
     if view.shared:
         top = pygame.Rect(area.left, area.top, area.w, area.h * 3 // 10)
         shared_row(canvas, view.shared, top, labelled=True)
-        area.top = top.bottom + canvas.px(0.02)
-        area.h = body.bottom - area.top
+        area.h -= top.h + gap
+        area.top = top.bottom + gap
     seat_grid(canvas, view, area)
 
 
@@ -85,7 +86,7 @@ def results(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float)
         else:
             seat_header(canvas, seat, rows[0])
         if seat is not None and seat.hands:
-            hands_row(canvas, seat, rows[1])
+            hands_row(canvas, seat, rows[1], captions=False)
         outcome_line(canvas, result, round(result.net * eased), rows[2])
         detail = result.detail or (hand_caption(seat.hands[0]) if seat and seat.hands else "")
         canvas.text(detail, rows[3], theme.SMALL, theme.MUTED, align="center")
@@ -180,23 +181,23 @@ def shared_row(canvas: Canvas, hands: tuple[Hand, ...], rect: pygame.Rect, label
             draw_hand(canvas, hand, cell)
 
 
-def advisor_panel(canvas: Canvas, advisor: Advisor, rect: pygame.Rect) -> None:
-    """Expected chips per chip staked for each legal action; the best is boxed AND marked 'best'."""
+def advisor_strip(canvas: Canvas, advisor: Advisor, rect: pygame.Rect) -> None:
+    """Expected net chips per chip staked for each legal action, in one strip under
+    the seats; the best action is boxed AND marked 'best', not just coloured."""
     inner = panel(canvas, rect)
-    heading, rest = split_rows(inner, (0.2, 0.8))
-    canvas.text(f"Advisor: {advisor.seat}", heading, theme.BODY, theme.GOLD)
     best = max((line.ev for line in advisor.lines), default=None)
-    rows = split_rows(rest, tuple(1.0 for _ in advisor.lines)) if advisor.lines else []
-    for line, row in zip(advisor.lines, rows):
-        row = pygame.Rect(row.left, row.top, row.w, min(row.h, canvas.px(theme.BODY * 1.6)))
-        is_best = line.ev == best
+    words = [f"Advisor, {advisor.seat}:"] + [f"{line.action} {line.ev:+.2f}" + (" best" if line.ev == best else "") for line in advisor.lines]
+    widths = [natural_width(word, canvas.px(theme.SMALL)) + canvas.px(0.04) for word in words]
+    scale = inner.w / sum(widths)
+    x = inner.left
+    for index, (word, width) in enumerate(zip(words, widths)):
+        cell = pygame.Rect(x, inner.top, round(width * scale), inner.h)
+        x = cell.right
+        is_best = index > 0 and advisor.lines[index - 1].ev == best
         if is_best:
-            pygame.draw.rect(canvas.surface, theme.GOLD, row, width=max(2, canvas.px(0.005)), border_radius=row.h // 4)
-        inset = row.inflate(-row.h // 3, -row.h // 6)
-        action = pygame.Rect(inset.left, inset.top, inset.w // 2, inset.h)
-        canvas.text(f"{line.action} (best)" if is_best else line.action, action, theme.SMALL, theme.WHITE)
-        value = pygame.Rect(action.right + inset.w // 20, inset.top, inset.right - action.right - inset.w // 20, inset.h)
-        canvas.text(f"{line.ev:+.2f}", value, theme.BODY, theme.GOLD if is_best else theme.WHITE, align="right")
+            pygame.draw.rect(canvas.surface, theme.GOLD, cell.inflate(-2, 0), width=max(2, canvas.px(0.005)), border_radius=cell.h // 4)
+        colour = theme.GOLD if index == 0 or is_best else theme.WHITE
+        canvas.text(word, cell.inflate(-canvas.px(0.03), -max(4, canvas.px(0.01))), theme.SMALL, colour, align="center")
 
 
 def text_list(canvas: Canvas, lines: list[str], rect: pygame.Rect, colours: list) -> None:

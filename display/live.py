@@ -1,0 +1,63 @@
+"""The display in the appliance's main loop.
+
+The camera loop must never wait on the screen, so `show` only draws and flips one
+frame and returns; it never sleeps or blocks on input. Button presses from the
+screen (touch, mouse, keys) are gathered while drawing and handed out by `poll`.
+A typical loop, once per camera frame:
+
+    display = Display((800, 480), fullscreen=True)
+    while running:
+        frame = camera.latest()            # never blocks
+        for button in display.poll():      # "shake", "next", "quit"
+            driver.press(button)
+        display.show(driver.view(), frame)
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pygame
+
+from display.buttons import button_for_event
+from display.render import draw_view
+from table.view import TableView
+
+
+class Display:
+    def __init__(self, size: tuple[int, int], fullscreen: bool = False) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption("tabletop21")
+        self.surface = pygame.display.set_mode(size, pygame.FULLSCREEN if fullscreen else 0)
+        self.size = self.surface.get_size()
+        self._pressed: list[str] = []
+        self._scene: tuple[str, str, int] | None = None
+        self._scene_start = time.monotonic()
+
+    def show(self, view: TableView, frame: np.ndarray | None = None) -> None:
+        """Draw one frame and flip. Animations restart whenever the screen kind,
+        game or round changes, so results always count up from zero."""
+        scene = (view.game_id, view.screen, view.round_no)
+        now = time.monotonic()
+        if scene != self._scene:
+            self._scene, self._scene_start = scene, now
+        draw_view(self.surface, view, frame, now - self._scene_start)
+        pygame.display.flip()
+        self._gather()
+
+    def poll(self) -> list[str]:
+        """Button names pressed since the last poll, oldest first."""
+        self._gather()
+        pressed, self._pressed = self._pressed, []
+        return pressed
+
+    def close(self) -> None:
+        pygame.display.quit()
+
+    def _gather(self) -> None:
+        for event in pygame.event.get():
+            name = button_for_event(event, self.size)
+            if name is not None:
+                self._pressed.append(name)
