@@ -1,0 +1,71 @@
+"""`tabletop21 replay SESSION [--check]` and `tabletop21 demo`: a recorded session
+played back through today's vision, rules and display."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO_SESSION = REPO / "calibration_images" / "sessions" / "dicey21"
+
+
+def register(subparsers) -> None:
+    replay = subparsers.add_parser("replay", help="play back a recorded session")
+    replay.add_argument("session", help="session folder (manifest.json, events.jsonl, frames/)")
+    replay.add_argument("--check", action="store_true",
+                        help="re-read every frame and re-settle every round; exit 1 at the first difference")
+    _display_options(replay)
+    replay.add_argument("--step", action="store_true", help="wait for a button or key at every step")
+    replay.add_argument("--speed", type=float, default=1.0, help="playback speed (0: as fast as possible)")
+    replay.set_defaults(run=run_replay)
+    demo = subparsers.add_parser("demo", help="replay the bundled Dicey 21 session on the display")
+    _display_options(demo)
+    demo.add_argument("--speed", type=float, default=1.0, help="playback speed (0: as fast as possible)")
+    demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, step=False)
+
+
+def _display_options(parser) -> None:
+    parser.add_argument("--headless", action="store_true", help="no window: render screens to PNG")
+    parser.add_argument("--size", default="800x480", help="screen size WIDTHxHEIGHT (default 800x480)")
+    parser.add_argument("--screenshots", default=None, help="with --headless: folder for one PNG per screen")
+    parser.add_argument("--fullscreen", action="store_true")
+
+
+def run_demo(args) -> int:
+    if not DEMO_SESSION.is_dir():
+        print(f"tabletop21: the bundled demo session is missing ({DEMO_SESSION}); run from a clone of the "
+              "repository installed with `pip install -e .`", file=sys.stderr)
+        return 2
+    return run_replay(args)
+
+
+def run_replay(args) -> int:
+    from hardware.playback import live, parse_size, screenshots
+    from hardware.replay import replay_session
+    from vision.read import read_table
+
+    size = parse_size(args.size)
+    close = None
+    written = []
+    if args.headless:
+        if args.screenshots:
+            show, written = screenshots(args.screenshots, size)
+        else:
+            show = None
+    else:
+        show, close = live(size, fullscreen=args.fullscreen, speed=args.speed, stepping=args.step)
+    try:
+        difference = replay_session(args.session, check=args.check, read=read_table, show=show)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if close:
+            close()
+    if written:
+        print(f"{len(written)} screens written to {args.screenshots}")
+    if difference is not None:
+        print(f"DIFFERENCE in {args.session}\n{difference}")
+        return 1
+    print(f"{args.session}: replayed{' and checked' if args.check else ''}, no difference")
+    return 0
