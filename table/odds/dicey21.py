@@ -183,9 +183,8 @@ def _basic_strategy_hands(settings: game.Settings) -> list[tuple[Fraction, game.
     ]
 
 
-def _strategy_figures(settings: game.Settings) -> dict:
+def _strategy_figures(settings: game.Settings, hands: list[tuple[Fraction, game.Hand]]) -> dict:
     """Outcome split and raise frequencies when the player follows the best strategy."""
-    hands = _basic_strategy_hands(settings)
     split = [sum(p * _ante_outcome_split(hand.cards)[i] for p, hand in hands) for i in range(3)]
     may_raise = [(p, hand) for p, hand in hands if game.raise_multiple(settings, hand.cards)]
     return {
@@ -197,41 +196,68 @@ def _strategy_figures(settings: game.Settings) -> dict:
             sum(p for p, h in may_raise if h.cards[0].rank != "A" and any(c.rank == "A" for c in h.cards))
         ),
         "may_raise_seven_count": float(sum(p for p, h in may_raise if sum(c.points for c in h.cards) == 7)),
-        "hit_chance": float(sum(p for p, hand in hands if hand.choice == game.HIT)),
+        "hit_chance": float(_hit_chance(hands)),
     }
 
 
-def _match_figures(settings: game.Settings) -> dict:
-    """MATCH per spot with basic-strategy cards, alone (no cards), and any-match chance."""
-    hands = _basic_strategy_hands(settings)
-    by_spot = {
-        str(spot): float(sum(p * _match_expectation(spot, hand.cards, settings.ace_matches_one) for p, hand in hands))
+def _hit_chance(hands: list[tuple[Fraction, game.Hand]]) -> Fraction:
+    return sum((p for p, hand in hands if hand.choice == game.HIT), Fraction(0))
+
+
+def _unlinked_hands(settings: game.Settings, hit_chance: Fraction) -> list[tuple[Fraction, tuple[Card, ...]]]:
+    """The manual's MATCH model: one or two cards as often as basic strategy holds them,
+    but the cards drawn as if the hit did not depend on the first card."""
+    hands = []
+    for card, p in _first_cards(settings):
+        hands.append((p * (1 - hit_chance), (card,)))
+        second_cards = game.chance_outcomes(game.apply(_dealt(settings, card), game.Hit()))
+        hands += [(p * hit_chance * q, (card, deal.card)) for deal, q in second_cards]
+    return hands
+
+
+def _spot_average(settings: game.Settings, hands: list[tuple[Fraction, tuple[Card, ...]]]) -> dict[str, Fraction]:
+    """MATCH expectation per spot over weighted final card tuples."""
+    return {
+        str(spot): sum((p * _match_expectation(spot, cards, settings.ace_matches_one) for p, cards in hands), Fraction(0))
         for spot in game.SPOTS
     }
-    alone = [_match_expectation(spot, (), settings.ace_matches_one) for spot in game.SPOTS]
+
+
+def _match_figures(settings: game.Settings, hands: list[tuple[Fraction, game.Hand]]) -> dict:
+    """MATCH with the player's cards (exact, and the manual's model), alone, any match."""
+    exact = _spot_average(settings, [(p, hand.cards) for p, hand in hands])
+    manual_model = _spot_average(settings, _unlinked_hands(settings, _hit_chance(hands)))
+    alone = _spot_average(settings, [(Fraction(1), ())])
     one_spot = 1  # every spot has the same chance of showing on at least one die
     any_match = sum(
         (p for roll, p in game.ROLL_CHANCES if match_result(one_spot, roll.dice, (), False)[1] > 0), Fraction(0)
     )
     return {
-        "match_edge_by_spot": by_spot,
-        "match_edge_six_decks": sum(by_spot.values()) / len(by_spot),
-        "match_edge_alone": float(sum(alone) / len(alone)),
+        "match_edge_six_decks": float(_mean(manual_model.values())),
+        "match_edge_exact": float(_mean(exact.values())),
+        "match_edge_exact_by_spot": {spot: float(value) for spot, value in exact.items()},
+        "match_edge_alone": float(_mean(alone.values())),
         "match_any_chance": float(any_match),
     }
+
+
+def _mean(values) -> Fraction:
+    values = list(values)
+    return sum(values, Fraction(0)) / len(values)
 
 
 def figures(settings: game.Settings | None = None) -> dict:
     settings = settings or game.Settings()
     table, edge = _first_card_table(settings)
+    hands = _basic_strategy_hands(settings)
     result = {
         "first_card": table,
         "edge": float(edge),
         "edge_by_max_raise": {
             str(k): float(_first_card_table(replace(settings, ace_raise_multiple=k))[1]) for k in RAISE_MULTIPLES_SHOWN
         },
-        **_strategy_figures(settings),
-        **_match_figures(settings),
+        **_strategy_figures(settings, hands),
+        **_match_figures(settings, hands),
         "decks": settings.decks,
         "deck_model": f"first card from a full {settings.decks}-deck shoe, hit card from the rest of it",
     }
@@ -258,10 +284,12 @@ def report(figures: dict) -> str:
         f"{figures['may_raise_second_card_ace']:.1%}, 7-count {figures['may_raise_seven_count']:.1%})."
     )
     lines.append(
-        f"MATCH house edge with the player's cards ({figures['decks']} decks, best play): "
-        f"{-figures['match_edge_six_decks']:.2%} averaged over the spots ("
-        + ", ".join(f"{s}: {-v:.2%}" for s, v in figures["match_edge_by_spot"].items())
-        + ")"
+        f"MATCH house edge with the player's cards ({figures['decks']} decks, best play), the manual's model "
+        f"(cards as likely to match whether or not the hand was hit): {-figures['match_edge_six_decks']:.2%}"
+    )
+    lines.append(
+        f"  exact, where a hit hand's first card is always 2..5: {-figures['match_edge_exact']:.2%} averaged over "
+        "the spots (" + ", ".join(f"{s}: {-v:.2%}" for s, v in figures["match_edge_exact_by_spot"].items()) + ")"
     )
     lines.append(
         f"MATCH alone (no cards): house edge {-figures['match_edge_alone']:.2%}; "
