@@ -1,0 +1,111 @@
+"""`tabletop21 run [--config FILE]`: the appliance itself: camera, buttons, display."""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from table.errors import TableError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("run", help="start the table appliance (camera, buttons, display)")
+    parser.add_argument("--config", default=None, help="settings file (TOML); see docs/deploy/table.toml")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk mode)")
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--resume", action="store_true", help="carry on with a round a crash left open")
+    choice.add_argument("--void", action="store_true", help="void a round a crash left open; its bets go back")
+    parser.set_defaults(run=run)
+
+
+def typed_lines() -> queue.Queue:
+    """Cards and d10s typed at the terminal, for tables where the camera does not read them yet."""
+    lines: queue.Queue = queue.Queue()
+
+    def pump() -> None:
+        for line in sys.stdin:
+            lines.put(line.strip())
+
+    if sys.stdin and sys.stdin.isatty():
+        threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def run(args) -> int:
+    from display import QUIT, Display
+    from hardware.appliance import Appliance, Table, resume_or_void
+    from hardware.config import load_config
+    from hardware.frames import ReconnectingSource
+    from hardware.recording import Manifest, SessionWriter
+    from hardware.sources import open_source
+    from table.driver import Driver, house_account
+    from table.store import BankrollStore
+    from vision.calibration import Calibration
+    from vision.read import read_table
+    from vision.settle import SettleDetector
+
+    config = load_config(args.config)
+    game, seats = config.table.game, config.table.seats
+    store_path = Path(config.table.store).expanduser()
+    store_path.parent.mkdir(parents=True, exist_ok=True)
+    store = BankrollStore(store_path)
+    ledger = store.open_table({seat: config.table.chips for seat in seats} | {h: 0 for h in house_account(game)},
+                              house_account(game))
+    typed = tuple(kind for kind, how in (("card", config.input.cards), ("d10", config.input.d10),
+                                          ("tile", config.input.dominoes)) if how == "typed")
+    driver = Driver(game, seats, bet=config.table.bet, typed_kinds=typed)
+    if store.unfinished() is not None and not (args.resume or args.void):
+        raise TableError("a round was left open by a crash or power cut: start again with --resume to finish "
+                         "it or --void to cancel it and return its bets")
+    driver, round_id = resume_or_void(store, driver, resume=args.resume)
+    calibration = Calibration.load(Path(config.table.calibration).expanduser()) if config.table.calibration else None
+    folder = Path(config.table.sessions).expanduser() / datetime.now().strftime("%Y%m%d-%H%M%S")
+    recorder = SessionWriter(folder, Manifest(game, seats, settings={
+        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(), "driver": driver},
+        versions={"tabletop21": _version()}, created=datetime.now().isoformat(timespec="seconds")))
+    controls = None
+    if config.gpio.enabled:
+        from hardware.controls import GpioControls
+
+        controls = GpioControls(config.gpio)
+    display = Display((config.display.width, config.display.height),
+                      fullscreen=args.fullscreen or config.display.fullscreen)
+    appliance = Appliance(Table(driver, ledger, round_id=round_id),
+                          ReconnectingSource(lambda: open_source(config)), SettleDetector(),
+                          lambda image: read_table(image, calibration), store=store, recorder=recorder,
+                          controls=controls)
+    lines = typed_lines()
+    print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc or q quits.")
+    try:
+        while True:
+            presses = display.poll()
+            if QUIT in presses:
+                break
+            entries = []
+            while not lines.empty():
+                entries.append(lines.get())
+            view, image = appliance.tick(presses=[p for p in presses if p != QUIT], typed=entries)
+            display.show(view, image)
+            if image is None:
+                time.sleep(0.05)  # no camera: do not spin
+    except KeyboardInterrupt:
+        pass
+    finally:
+        recorder.close()
+        display.close()
+        if controls:
+            controls.close()
+        store.close()
+    return 0
+
+
+def _version() -> str:
+    try:
+        return version("tabletop21")
+    except PackageNotFoundError:
+        return "unknown"
