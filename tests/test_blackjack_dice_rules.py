@@ -4,6 +4,7 @@ Blackjack, ties to the banker, busts, both banker's-1 house rules, the first ban
 from __future__ import annotations
 
 import pytest
+from test_dice_blackjack_rules import round_helpers
 
 from table import serial
 from table.errors import BadBet, BadValue, IllegalAction
@@ -14,17 +15,7 @@ from table.rules.blackjack_dice import Bets, Hit, Roll, Settings, Stand
 SEATS = ("bea", "ann")
 
 
-def start(stake=2, settings=Settings(), seats=SEATS, bankrolls=None, bets=None, banker="bea"):
-    bankrolls = bankrolls or {seat: 100 for seat in seats}
-    bets = bets or {seat: Bets(stake) for seat in seats if seat != banker}
-    return game.new_round(settings, seats, bankrolls, bets, banker=banker)
-
-
-def play(state, *actions):
-    for action in actions:
-        assert action in game.legal_actions(state), (game.label(action), game.describe(state))
-        state = game.apply(state, action)
-    return state
+start, play = round_helpers(game, SEATS, "bea")
 
 
 def dice(*faces):

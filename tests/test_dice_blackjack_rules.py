@@ -14,17 +14,25 @@ from table.rules.dice_blackjack import Bets, Hit, Roll, Settings, Stand, Use
 SEATS = ("dee", "ann")
 
 
-def start(stake=2, settings=Settings(), seats=SEATS, bankrolls=None, bets=None, banker="dee"):
-    bankrolls = bankrolls or {seat: 100 for seat in seats}
-    bets = bets or {seat: Bets(stake) for seat in seats if seat != banker}
-    return game.new_round(settings, seats, bankrolls, bets, banker=banker)
+def round_helpers(eng, seats, banker):
+    """start() and play() for hand-built rounds of a player-banked dice engine (the
+    Blackjack Dice tests use them too)."""
+
+    def start(stake=2, settings=None, seats=seats, bankrolls=None, bets=None, banker=banker):
+        bankrolls = bankrolls or {seat: 100 for seat in seats}
+        bets = bets or {seat: eng.Bets(stake) for seat in seats if seat != banker}
+        return eng.new_round(settings or eng.Settings(), seats, bankrolls, bets, banker=banker)
+
+    def play(state, *actions):
+        for action in actions:
+            assert action in eng.legal_actions(state), (eng.label(action), eng.describe(state))
+            state = eng.apply(state, action)
+        return state
+
+    return start, play
 
 
-def play(state, *actions):
-    for action in actions:
-        assert action in game.legal_actions(state), (game.label(action), game.describe(state))
-        state = game.apply(state, action)
-    return state
+start, play = round_helpers(game, SEATS, "dee")
 
 
 def roll(a, b):

@@ -178,9 +178,7 @@ def _dice_due(state: State) -> int:
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
-    if current_actor(state) != CHANCE:
-        raise IllegalAction(f"no dice are due: it is {current_actor(state)}'s move")
-    return shared.chance_rolls(_dice_due(state), SIDES)
+    return shared.rolls_due(current_actor(state), _dice_due(state), SIDES)
 
 
 def legal_actions(state: State) -> tuple:
@@ -283,26 +281,18 @@ label = shared.label
 
 
 def parse_outcome(state: State, text: str) -> Roll:
-    if current_actor(state) != CHANCE:
-        raise IllegalAction(f"no dice are due: it is {current_actor(state)}'s move")
+    shared.require_dice_due(current_actor(state))
     return Roll(parse_dice(text, _dice_due(state), SIDES))
 
 
-def auto_bets(settings: Settings, seats, bankrolls: Mapping[str, int], rng) -> dict[str, Bets]:
-    return shared.auto_stakes(settings, tuple(seats), bankrolls, rng)
-
-
-def parse_bets(settings: Settings, text: str) -> Bets:
-    return shared.parse_stake(settings, text)
+auto_bets = shared.auto_stakes
+parse_bets = shared.parse_stake
 
 
 def auto_action(state: State, rng):
     """Simple table play: a player hits below 17; a banker with a choice stands."""
-    actor = current_actor(state)
-    if actor == TERMINAL:
-        raise IllegalAction("the round is over")
-    if actor == CHANCE:
-        return shared.sample(chance_outcomes(state), rng)
+    if current_actor(state) in (CHANCE, TERMINAL):
+        return shared.sample(chance_outcomes(state), rng)  # refuses once the round is over
     if _banker_turn(state):
         return Stand()
     return Hit() if hand_total(_hand(state).dice) < 17 else Stand()

@@ -182,10 +182,12 @@ def current_actor(state: State) -> str:
     return state.table.banker if _dealer_turn(state) else _duel(state).player
 
 
+def _dice_due(state: State) -> int:
+    return 1 if state.roll_off else 2
+
+
 def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
-    if current_actor(state) != CHANCE:
-        raise IllegalAction(f"no dice are due: it is {current_actor(state)}'s move")
-    return shared.chance_rolls(1 if state.roll_off else 2, SIDES)
+    return shared.rolls_due(current_actor(state), _dice_due(state), SIDES)
 
 
 def legal_actions(state: State) -> tuple:
@@ -214,7 +216,7 @@ def apply(state: State, action) -> State:
     if actor == TERMINAL:
         raise IllegalAction("the round is over")
     if actor == CHANCE:
-        roll = shared.check_roll(action, 1 if state.roll_off else 2, SIDES)
+        roll = shared.check_roll(action, _dice_due(state), SIDES)
         return _after_roll_off(state, roll.dice[0]) if state.roll_off else _after_roll(state, roll.dice)
     shared.check_legal(action, legal_actions(state), actor)
     hand = _hand(state)
@@ -339,27 +341,19 @@ def label(action) -> str:
 
 
 def parse_outcome(state: State, text: str) -> Roll:
-    if current_actor(state) != CHANCE:
-        raise IllegalAction(f"no dice are due: it is {current_actor(state)}'s move")
-    return Roll(parse_dice(text, 1 if state.roll_off else 2, SIDES))
+    shared.require_dice_due(current_actor(state))
+    return Roll(parse_dice(text, _dice_due(state), SIDES))
 
 
-def auto_bets(settings: Settings, seats, bankrolls: Mapping[str, int], rng) -> dict[str, Bets]:
-    return shared.auto_stakes(settings, tuple(seats), bankrolls, rng)
-
-
-def parse_bets(settings: Settings, text: str) -> Bets:
-    return shared.parse_stake(settings, text)
+auto_bets = shared.auto_stakes
+parse_bets = shared.parse_stake
 
 
 def auto_action(state: State, rng):
     """Simple table play: a player hits below 16 and counts the highest safe total;
     the dealer counts the highest total allowed and takes any tie."""
-    actor = current_actor(state)
-    if actor == TERMINAL:
-        raise IllegalAction("the round is over")
-    if actor == CHANCE:
-        return shared.sample(chance_outcomes(state), rng)
+    if current_actor(state) in (CHANCE, TERMINAL):
+        return shared.sample(chance_outcomes(state), rng)  # refuses once the round is over
     legal = legal_actions(state)
     if state.step == "use":
         return max(legal, key=lambda use: sum(use.dice))

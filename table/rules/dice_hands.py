@@ -17,6 +17,7 @@ from math import factorial
 from typing import Callable, Mapping
 
 from table.errors import BadBet, BadValue, IllegalAction
+from table.rules import CHANCE
 from table.rules.dice import check_die
 
 SEAT_ORDER = "seat-order"
@@ -181,6 +182,17 @@ def chance_rolls(count: int, sides: int) -> tuple[tuple[Roll, Fraction], ...]:
     return tuple(outcomes)
 
 
+def require_dice_due(actor: str) -> None:
+    if actor != CHANCE:
+        raise IllegalAction(f"no dice are due: it is {actor}'s move")
+
+
+def rolls_due(actor: str, count: int, sides: int) -> tuple[tuple[Roll, Fraction], ...]:
+    """The chance outcomes when dice are due, or a clear error when someone must move."""
+    require_dice_due(actor)
+    return chance_rolls(count, sides)
+
+
 def check_roll(action: object, count: int, sides: int) -> Roll:
     """A roll of the right number of real die faces, or a clear error."""
     if not isinstance(action, Roll):
@@ -229,7 +241,7 @@ def add_roll_off(roll_off: RollOff, value: int, rank: Callable[[int], int]) -> R
     return best[0] if len(best) == 1 else RollOff(best)
 
 
-def auto_stakes(limits: Limits, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng) -> dict[str, Bets]:
+def auto_stakes(limits: Limits, seats, bankrolls: Mapping[str, int], rng) -> dict[str, Bets]:
     """Everyone with chips bets a small random stake they can afford; the engine drops
     the banker's bet, so this need not know who banks."""
     bets = {}
