@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.cards.colour import low_high
 from vision.cards.glyphs import best_match, label_scores
 
 W, H = 200, 280  # the upright card every lone card is warped to
@@ -37,7 +38,8 @@ def ink_mask(card_bgr: np.ndarray) -> np.ndarray:
     is measured locally (a wide max filter) because light falls unevenly across one card."""
     gray = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     local_white = cv2.blur(cv2.dilate(gray, np.ones((41, 41), np.uint8)), (15, 15))
-    spread = card_bgr.max(axis=2).astype(np.float32) - card_bgr.min(axis=2)
+    low, high = low_high(card_bgr)
+    spread = cv2.subtract(high, low).astype(np.float32)
     ink = ((gray < 0.78 * local_white) | (spread > 0.25 * local_white)).astype(np.uint8)
     ink[:EDGE, :] = ink[-EDGE:, :] = 0  # the cut-out may take in a sliver of table
     ink[:, :EDGE] = ink[:, -EDGE:] = 0
@@ -103,9 +105,9 @@ def _split_rows(column: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def read_corner(card_bgr: np.ndarray, scale: float = 1.0) -> IndexRead:
+def read_corner(card_bgr: np.ndarray, card_ink: np.ndarray, scale: float = 1.0) -> IndexRead:
     """Rank scores and suit from the top-left index of an upright card (`scale`: card height / H)."""
-    ink = ink_mask(card_bgr)[: round(0.3 * H * scale), : round(0.27 * W * scale)]
+    ink = card_ink[: round(0.3 * H * scale), : round(0.27 * W * scale)]
     zone = card_bgr[: ink.shape[0], : ink.shape[1]]
     column = _column(ink, scale)
     pieces = _split_rows(column) if column is not None else []
@@ -119,12 +121,12 @@ def read_corner(card_bgr: np.ndarray, scale: float = 1.0) -> IndexRead:
     return IndexRead(label_scores(rank_mask, RANKS), suit)
 
 
-def middle_allows(card_bgr: np.ndarray) -> set[str]:
+def middle_allows(card_bgr: np.ndarray, ink: np.ndarray) -> set[str]:
     """Ranks the middle of an upright card is consistent with: court ranks for a picture,
     otherwise the rank its pip count gives (an ace shows one pip)."""
-    if has_picture(card_bgr):
+    if has_picture(card_bgr, ink):
         return {"J", "Q", "K"}
-    pips = count_pips(card_bgr)
+    pips = count_pips(ink)
     if pips == 1:
         return {"A"}
     return {str(pips)} if 2 <= pips <= 10 else set()
@@ -150,9 +152,8 @@ def decide_rank(reads: list[IndexRead], allowed: set[str]) -> tuple[str | None, 
     return best, mean[best], ""
 
 
-def count_pips(card_bgr: np.ndarray) -> int:
+def count_pips(ink: np.ndarray) -> int:
     """Pips in the middle of an upright card: ink blobs of pip size away from the indices."""
-    ink = ink_mask(card_bgr)
     n, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     blobs = [(stats[i][4], centroids[i]) for i in range(1, n)
              if 0.2 * W < centroids[i][0] < 0.8 * W and 0.1 * H < centroids[i][1] < 0.9 * H
@@ -163,11 +164,11 @@ def count_pips(card_bgr: np.ndarray) -> int:
     return sum(1 for a, _ in blobs if a >= 0.4 * biggest)
 
 
-def has_picture(card_bgr: np.ndarray) -> bool:
+def has_picture(card_bgr: np.ndarray, card_ink: np.ndarray) -> bool:
     """Court cards carry a picture printed in several colours (blue, yellow as well as red
     and black); pips and aces are printed in the suit's one colour."""
     middle = card_bgr[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)]
-    ink = ink_mask(card_bgr)[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)] > 0
+    ink = card_ink[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)] > 0
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)
     other_hue = (hsv[..., 0] > 15) & (hsv[..., 0] < 165) & (hsv[..., 1] > 80) & (hsv[..., 2] > 60)
     return ink.sum() > 0 and float((ink & other_hue).sum()) / float(ink.sum()) > 0.1
@@ -177,7 +178,8 @@ def looks_face_down(card_bgr: np.ndarray, white: float) -> bool:
     """A back is pattern right up to its narrow border; a face is plain white in its corners
     around the index, court cards included."""
     gray = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    spread = card_bgr.max(axis=2).astype(np.float32) - card_bgr.min(axis=2)
+    low, high = low_high(card_bgr)
+    spread = cv2.subtract(high, low)
     plain = (gray > 0.8 * white) & (spread < 50)
     corners = [plain[round(0.06 * H): round(0.3 * H), round(0.08 * W): round(0.2 * W)],
                plain[round(0.7 * H): round(0.94 * H), round(0.8 * W): round(0.92 * W)]]

@@ -44,8 +44,9 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     if index.looks_face_down(card, white):
         return FaceDown("card", centre, box)
     turned = np.ascontiguousarray(card[::-1, ::-1])
-    reads = [index.read_corner(card), index.read_corner(turned)]
-    rank, score, reason = index.decide_rank(reads, index.middle_allows(card))
+    ink = index.ink_mask(card)
+    reads = [index.read_corner(card, ink), index.read_corner(turned, np.ascontiguousarray(ink[::-1, ::-1]))]
+    rank, score, reason = index.decide_rank(reads, index.middle_allows(card, ink))
     if rank is None:
         return Unreadable("card", centre, reason, box)
     suits = {r.suit for r in reads if r.suit}

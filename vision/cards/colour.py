@@ -1,0 +1,13 @@
+"""Per-pixel darkest and brightest channel, which tell white stock, grey ink and coloured
+ink apart. OpenCV's element-wise min/max are used because numpy's reduction over the
+channel axis is several times slower on frames, and the readers have a time budget."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def low_high(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    b, g, r = cv2.split(bgr)
+    return cv2.min(cv2.min(b, g), r), cv2.max(cv2.max(b, g), r)
