@@ -34,6 +34,8 @@ FRAME_SIZE = (640, 480)
 CAMERA_LOST = ErrorInfo("Camera lost", "Check the camera cable, then press NEXT to try again.", "No frame for 5 seconds.")
 REROLL = ErrorInfo("Re-roll please", "One die is cocked against the rail. Pick up all dice and press SHAKE to roll again.", "A die that is not flat cannot be read for certain.")
 
+ERROR_PROMPTS = {CAMERA_LOST.title: Prompt("", "try again", ""), REROLL.title: Prompt("roll again", "", "")}
+
 
 @dataclass(frozen=True)
 class GameExample:
@@ -203,7 +205,7 @@ def views_for(game: GameExample) -> dict[str, TableView]:
         "results": replace(base, screen="results", round_no=3, seats=ended, shared=game.shared, results=game.results, prompt=Prompt("", "next round", "Collect and pay, then press NEXT")),
         "paytable": replace(base, screen="paytable", paytables=game.paytables, prompt=Prompt("", "back", "")),
         "stats": replace(base, screen="stats", round_no=14, stats=Stats(14, histories, ("Biggest win: +30", "Pushes: 3 of 14 rounds")), prompt=Prompt("", "back", "")),
-        "error": replace(base, screen="error", round_no=3, error=game.error, prompt=Prompt("re-roll", "retry", "")),
+        "error": replace(base, screen="error", round_no=3, error=game.error, prompt=ERROR_PROMPTS[game.error.title]),
     }
 
 
