@@ -16,7 +16,7 @@ from typing import Any
 
 from table.errors import TableError
 from table.ledger import Ledger
-from table.rules import CHANCE, HOUSE, TERMINAL, engine
+from table.rules import CHANCE, HOUSE, TERMINAL, carry_over, engine
 from table.rules.cards import Card
 from table.rules.tiles import Tile
 from vision.types import TableRead
@@ -68,6 +68,7 @@ class Driver:
     seen: tuple[str, ...] = ()  # cards and tiles already on the table this round
     moved: bool = False  # the camera saw motion since the driver started waiting
     settlement: tuple[tuple[str, int], ...] = ()
+    carry: tuple[tuple[str, Any], ...] = ()  # handed from a finished round to the next (shoe, pack)
     applied: tuple[Any, ...] = field(default=(), compare=False)  # actions of the last step
 
 
@@ -93,7 +94,7 @@ def start(driver: Driver, ledger: Ledger) -> Driver:
     for seat in driver.seats:
         if seat != driver.banker and ledger.balance(seat) >= driver.bet:
             bets[seat] = eng.parse_bets(settings, str(driver.bet))
-    state = eng.new_round(settings, driver.seats, ledger.as_dict(), bets, banker=driver.banker)
+    state = eng.new_round(settings, driver.seats, ledger.as_dict(), bets, banker=driver.banker, **dict(driver.carry))
     return _advance(replace(driver, state=state, round_no=driver.round_no + 1, seen=(), settlement=(),
                             message="", applied=()))
 
@@ -180,7 +181,7 @@ def _advance(driver: Driver) -> Driver:
     if actor == TERMINAL:
         settlement = eng.settle(driver.state)
         return replace(driver, phase="results", banker=eng.next_banker(driver.state),
-                       settlement=tuple(settlement.items()))
+                       settlement=tuple(settlement.items()), carry=tuple(carry_over(eng, driver.state).items()))
     if actor != CHANCE:
         return replace(driver, phase="decide")
     need = need_of(driver.game, driver.state)

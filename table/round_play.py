@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 from table.errors import IllegalAction
 from table.ledger import Ledger
-from table.rules import CHANCE, HOUSE, TERMINAL
+from table.rules import CHANCE, HOUSE, TERMINAL, carry_over
 
 MAX_STEPS = 10_000  # far beyond any real round; a loop longer than this is a bug
 
@@ -29,6 +29,7 @@ class RoundResult:
     ledger: Ledger
     next_banker: str | None
     steps: int
+    carry: dict  # keyword arguments for the next round's new_round (shoe, pack)
 
 
 def sample_chance(engine: ModuleType, state: Any, rng: random.Random) -> Any:
@@ -63,10 +64,11 @@ def play_round(
     rng: random.Random,
     banker: str | None = None,
     chance: Chooser | None = None,
+    carry: Mapping[str, Any] | None = None,
 ) -> RoundResult:
     """One round from bets to posted settlement; `chance` overrides the dice/cards
     (a person typing them, or the camera), otherwise they come from `rng`."""
-    state = engine.new_round(settings, seats, ledger.as_dict(), bets, banker=banker)
+    state = engine.new_round(settings, seats, ledger.as_dict(), bets, banker=banker, **(carry or {}))
     steps = 0
     while engine.current_actor(state) != TERMINAL:
         steps += 1
@@ -78,7 +80,8 @@ def play_round(
             action = choose(state)
         state = checked_apply(engine, state, action)
     settlement = engine.settle(state)
-    return RoundResult(state, settlement, ledger.post(settlement), engine.next_banker(state), steps)
+    return RoundResult(state, settlement, ledger.post(settlement), engine.next_banker(state), steps,
+                       carry_over(engine, state))
 
 
 def house_credit(bankrolls: Mapping[str, int]) -> tuple[str, ...]:

@@ -66,7 +66,7 @@ def test_random_play_conserves_chips_and_ends(game_id, seed, players):
     seats = SEATS[:players]
     ledger = open_table(eng, seats)
     start_total = ledger.total
-    banker = None
+    banker, carry = None, {}
     for _ in range(40):
         playing = {s: c for s, c in ledger.as_dict().items() if s != HOUSE}
         if sum(1 for c in playing.values() if c > 0) < 2:
@@ -74,11 +74,11 @@ def test_random_play_conserves_chips_and_ends(game_id, seed, players):
         bets = eng.auto_bets(eng.Settings(), seats, ledger.as_dict(), rng)
         result = play_round(
             eng, eng.Settings(), seats, ledger, bets,
-            choose=lambda state: rng.choice(eng.legal_actions(state)), rng=rng, banker=banker,
+            choose=lambda state: rng.choice(eng.legal_actions(state)), rng=rng, banker=banker, carry=carry,
         )
         assert eng.is_terminal(result.final_state)
         assert sum(result.settlement.values()) == 0
-        ledger, banker = result.ledger, result.next_banker
+        ledger, banker, carry = result.ledger, result.next_banker, result.carry
         assert ledger.total == start_total
         assert all(c >= 0 for a, c in ledger.as_dict().items() if a != HOUSE)
 

@@ -79,6 +79,7 @@ def run(args) -> int:
         bankrolls[HOUSE] = 0
     ledger = Ledger.open(bankrolls, credit=(HOUSE,) if eng.HOUSE_BANKED else ())
     banker = None
+    carry: dict = {}
     played = 0
     try:
         while args.rounds is None or played < args.rounds:
@@ -96,6 +97,7 @@ def run(args) -> int:
                     rng=rng,
                     banker=banker,
                     chance=(lambda s: typed_outcome(eng, s)) if args.manual else None,
+                    carry=carry,
                 )
             except BadBet as err:
                 if args.auto:
@@ -103,7 +105,7 @@ def run(args) -> int:
                 print(f"  ! {err}")
                 continue
             played += 1
-            ledger, banker = result.ledger, result.next_banker
+            ledger, banker, carry = result.ledger, result.next_banker, result.carry
             if not args.auto:
                 print(eng.describe(result.final_state))
             print(f"Round {played}: " + ", ".join(f"{a} {d:+d}" for a, d in result.settlement.items() if d))

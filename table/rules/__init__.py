@@ -32,6 +32,8 @@ all five):
     auto_bets(settings, seats, bankrolls, rng) -> {seat: Bets}   simple, always legal
     BETS_HELP: str                         how to type a bet, e.g. "ANTE [MATCH SPOTS..]"
     parse_bets(settings, text) -> Bets     a typed bet for terminal play; BadBet if malformed
+    carry_over(final_state) -> dict        optional: keyword arguments for the next
+                                           new_round (the shoe or pack goes on)
     auto_action(state, rng) -> Action      a simple strategy for every decision
 """
 
@@ -49,6 +51,12 @@ GAME_MODULES = {
     "domino21": "table.rules.domino21",
     "changing-bank": "table.rules.changing_bank",
 }
+
+
+def carry_over(module: ModuleType, final_state: object) -> dict:
+    """What a finished round hands to the next one (a shoe, a pack); most games: nothing."""
+    hand_on = getattr(module, "carry_over", None)
+    return dict(hand_on(final_state)) if hand_on else {}
 
 
 def engine(game_id: str) -> ModuleType:

@@ -369,6 +369,11 @@ def next_banker(state: State) -> None:
     return None
 
 
+def carry_over(state: State) -> dict:
+    """The shoe goes on to the next round until the cut card comes out."""
+    return {"shoe": state.shoe}
+
+
 # ----- words for people -----------------------------------------------------------------
 
 
