@@ -56,19 +56,16 @@ def _read_outline(frame, outline: segment.Outline, die_px):
         return []  # die-sized: the dice reader's business
     aspect = outline.aspect
     if TILE_ASPECT[0] <= aspect <= TILE_ASPECT[1]:
-        return [_read_corners(frame, _long_side_first(outline.corners))]
+        return [_read_rect(frame, outline.rect)]
     if 2 * TILE_ASPECT[0] <= aspect <= 2 * TILE_ASPECT[1]:
         return [_read_rect(frame, r) for r in _split(outline.rect, along=True)]
-    if 0.85 <= aspect <= 1.18 and _has_tile_inside(frame, outline.rect):
+    if 0.85 <= aspect <= 1.18 and _looks_like_two_tiles(frame, outline):
         return _read_square(frame, outline.rect)
     return []
 
 
 def _read_rect(frame, rect):
-    return _read_corners(frame, _long_side_first(cv2.boxPoints(rect).astype(np.float32)))
-
-
-def _read_corners(frame, corners):
+    corners = _long_side_first(cv2.boxPoints(rect).astype(np.float32))
     target = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
     m = cv2.getPerspectiveTransform(corners, target)
     tile = cv2.warpPerspective(frame, m, (2 * face.S, face.S), flags=cv2.INTER_AREA,
@@ -96,20 +93,19 @@ def _split(rect, along: bool):
     return [((cx + s * offset[0], cy + s * offset[1]), size, angle) for s in (-1, 1)]
 
 
-def _has_tile_inside(frame, rect) -> bool:
-    return min(rect[1]) >= 2 * segment.MIN_SHORT_PX
+def _looks_like_two_tiles(frame, outline) -> bool:
+    """A square blob is two tiles only if each half, read as a tile, shows a face."""
+    halves = [_read_rect(frame, r)[1] for r in _split(outline.rect, along=True)]
+    crosswise = [_read_rect(frame, r)[1] for r in _split(outline.rect, along=False)]
+    return any(all(f.halves is not None for f in pair) for pair in (halves, crosswise))
 
 
 def _read_square(frame, rect):
-    """A square blob may be two tiles side by side; accept only one clean reading."""
-    readings = []
-    for along in (True, False):
-        pair = [_read_rect(frame, r) for r in _split(rect, along)]
-        if all(f.halves is not None for _, f in pair):
-            readings.append(pair)
-    if len(readings) == 1:
-        return readings[0]
-    return []
+    """Two tiles side by side with no seam between them read two ways (the seam and
+    the two dividers form the same cross), so they are refused, never split by guess."""
+    corners = cv2.boxPoints(rect).astype(np.float32)
+    return [(corners, face.FaceRead(None, False, "two tiles side by side without a visible "
+                                    "seam: cannot tell which way they lie", 0.0))]
 
 
 def _as_table_read(found, back: float) -> TableRead:

@@ -28,7 +28,6 @@ class Outline:
     rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect
     area: float
     fill: float  # blob area / rectangle area
-    corners: np.ndarray  # 4 x 2, the blob's own quadrilateral when it has one, else rect's
 
     @property
     def aspect(self) -> float:
@@ -41,31 +40,37 @@ class Outline:
 
 
 def foreground(frame: np.ndarray, area_mask: np.ndarray | None) -> np.ndarray:
-    """uint8 mask of everything that is not bare table (or its shadows)."""
-    img = cv2.GaussianBlur(frame, (5, 5), 1.2).astype(np.float32) + 1.0
+    """uint8 mask of everything that is not bare table (or its shadows).
+
+    Worked out at half size (which also smooths sensor noise): a tile is still
+    several pixels across there, and it keeps the reader inside its time budget."""
+    h, w = frame.shape[:2]
+    half = (max(1, w // 2), max(1, h // 2))
+    img = cv2.resize(frame, half, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
+    area = None if area_mask is None else \
+        cv2.resize(area_mask, half, interpolation=cv2.INTER_NEAREST) > 0
     total = img.sum(axis=2)
     share = img / total[..., None]
-    inside = np.ones(total.shape, bool) if area_mask is None else area_mask > 0
-    fg = _differs(share, total, _median(share[inside][::7]), np.median(total[inside][::7]))
+    inside = np.ones(total.shape, bool) if area is None else area
+    fg = _differs(share, total, _median(share[inside][::5]), np.median(total[inside][::5]))
     # Second pass against a local table colour, so uneven light and wood tone do not
     # read as objects.
-    local_share, local_total = _local_table(share, total, fg | (area_mask == 0 if area_mask
-                                                                  is not None else False))
-    fg = _differs(share, total, local_share, local_total)
-    if area_mask is not None:
-        fg &= area_mask > 0
+    local_share, local_total = _local_table(share, total, fg | ~inside)
+    fg = _differs(share, total, local_share, local_total) & inside
     mask = fg.astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    return fill_holes(mask)
+    mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
+    return fill_holes(np.where(mask >= 128, 255, 0).astype(np.uint8))
 
 
 def _differs(share, total, table_share, table_total) -> np.ndarray:
-    chroma = np.linalg.norm(share - table_share, axis=-1)
+    diff = share - table_share
+    chroma2 = (diff * diff).sum(axis=-1)
     ratio = total / np.maximum(table_total, 1.0)
     # The colour share of a dark pixel is mostly noise: ask a dark pixel for more.
     step = CHROMA_STEP * np.maximum(1.0, 250.0 / np.minimum(total, table_total))
-    return (chroma > step) | (ratio > BRIGHTER) | (ratio < DARKER)
+    return (chroma2 > step * step) | (ratio > BRIGHTER) | (ratio < DARKER)
 
 
 def _median(pixels: np.ndarray) -> np.ndarray:
@@ -75,7 +80,7 @@ def _median(pixels: np.ndarray) -> np.ndarray:
 def _local_table(share, total, not_table):
     """Table colour at every pixel, interpolated from bare-table pixels nearby."""
     h, w = total.shape
-    small = (max(8, w // 16), max(8, h // 16))
+    small = (max(8, w // 8), max(8, h // 8))
     keep = cv2.resize((~not_table).astype(np.float32), small, interpolation=cv2.INTER_AREA)
     keep = np.where(keep > 0.9, 1.0, 0.0).astype(np.float32)
     if keep.sum() < 4:
@@ -118,27 +123,8 @@ def outlines(frame: np.ndarray, fg: np.ndarray) -> list[Outline]:
         area = cv2.contourArea(contour)
         rect = cv2.minAreaRect(contour)
         rect_area = max(rect[1][0] * rect[1][1], 1.0)
-        found.append(Outline(rect, area, area / rect_area, _quadrilateral(contour, rect)))
+        found.append(Outline(rect, area, area / rect_area))
     return _distinct(found)
-
-
-def _quadrilateral(contour: np.ndarray, rect) -> np.ndarray:
-    """The tile's four corners under camera tilt (a trapezoid, not a rectangle).
-
-    Falls back to the fitted rectangle when the outline does not simplify to four
-    corners near the rectangle's own."""
-    box = cv2.boxPoints(rect).astype(np.float32)
-    hull = cv2.convexHull(contour)
-    quad = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    if len(quad) != 4:
-        return box
-    order = [int(np.argmin(np.linalg.norm(quad - corner, axis=1))) for corner in box]
-    if len(set(order)) != 4:
-        return box
-    quad = quad[order].astype(np.float32)
-    if np.linalg.norm(quad - box, axis=1).max() > 0.15 * min(rect[1]):
-        return box
-    return quad
 
 
 def _distinct(found: list[Outline]) -> list[Outline]:

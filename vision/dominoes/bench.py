@@ -1,0 +1,40 @@
+"""Timing the domino reader on one core, the way the Pi will run it.
+
+Prints milliseconds per 640x640 image over the committed fixtures (and the real dice
+photos when present, which measures what the reader costs on frames without tiles).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+
+from vision.dominoes import read_dominoes
+from vision.image_io import load_bgr
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "calibration_images" / "dominoes"
+DICE_PHOTOS = REPO.parent / "shared" / "data" / "dice-d6-photos" / "images"
+
+
+def run(args=None) -> None:
+    cv2.setNumThreads(1)
+    repeat = getattr(args, "repeat", 3) if args is not None else 3
+    for label, folder in (("domino fixtures", FIXTURES), ("real dice photos", DICE_PHOTOS)):
+        frames = [cv2.resize(load_bgr(p), (640, 640)) for p in sorted(folder.glob("*.jpg"))]
+        if not frames:
+            print(f"{label}: none found in {folder}")
+            continue
+        read_dominoes(frames[0], None)  # warm-up: first-call allocations are not the cost
+        start = time.perf_counter()
+        for _ in range(repeat):
+            for frame in frames:
+                read_dominoes(frame, None)
+        ms = 1000 * (time.perf_counter() - start) / (repeat * len(frames))
+        print(f"{label}: {ms:.1f} ms per 640x640 image ({len(frames)} images x {repeat}, 1 thread)")
+
+
+if __name__ == "__main__":
+    run()
