@@ -31,6 +31,7 @@ BETS_HELP = "STAKE (whole chips, e.g. 2)"
 
 MIN_SEATS, MAX_SEATS = 2, 14  # the seed's range; 14 seats still leave cards to deal
 BLACK_JACKS = (Card("J", "C"), Card("J", "S"))
+_WHOLE_PACK = frozenset(full_pack())
 NATURAL_PAYS = 2  # a player's natural, paid by a dealer without one
 DEALER_NATURAL_COLLECTS = 2  # from each player without a natural
 NATURAL_STANDOFF_PAYS = 1  # what a player with a natural still pays a dealer's natural
@@ -235,7 +236,7 @@ def _check_bets(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[s
 
 def _check_pack(pack: Pack) -> None:
     cards = pack.stock + pack.discards + ((pack.burn,) if pack.burn is not None else ())
-    if sorted(cards) != sorted(full_pack()):
+    if len(cards) != len(_WHOLE_PACK) or set(cards) != _WHOLE_PACK:
         raise BadValue("a pack must hold each of the 52 cards exactly once")
     if pack.burn is None and pack.discards:
         raise BadValue("discards lie under the burned card, so a pack with discards needs one")
@@ -302,7 +303,8 @@ def chance_outcomes(state: State) -> tuple:
     if current_actor(state) != CHANCE:
         raise TableError("no card is due to be drawn now")
     stock = _live_pack(state).stock
-    return tuple((Draw(card), Fraction(1, len(stock))) for card in stock)
+    each = Fraction(1, len(stock))  # the stock is unseen, so every card is equally likely
+    return tuple((Draw(card), each) for card in stock)
 
 
 def apply(state: State, action) -> State:
