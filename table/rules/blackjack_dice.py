@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Mapping
 
-from table.errors import BadValue, IllegalAction, TableError
+from table.errors import BadValue, TableError
 from table.rules import CHANCE, TERMINAL
 from table.rules import dice_hands as shared
-from table.rules.dice import check_die, parse_dice
+from table.rules.dice import check_die
 from table.rules.dice_hands import Bets, Hit, Limits, Roll, RollOff, Stand, Table
 
 GAME_ID = "blackjack-dice"
@@ -182,20 +182,13 @@ def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
 
 
 def legal_actions(state: State) -> tuple:
-    actor = current_actor(state)
-    if actor == TERMINAL:
-        return ()
-    if actor == CHANCE:
-        return tuple(action for action, _ in chance_outcomes(state))
-    return (Hit(), Stand())
+    return shared.legal_moves(current_actor(state), _dice_due(state), SIDES, lambda: (Hit(), Stand()))
 
 
 def apply(state: State, action) -> State:
     actor = current_actor(state)
-    if actor == TERMINAL:
-        raise IllegalAction("the round is over")
-    if actor == CHANCE:
-        roll = shared.check_roll(action, _dice_due(state), SIDES)
+    roll = shared.incoming_roll(actor, action, _dice_due(state), SIDES)
+    if roll:
         return _after_roll_off(state, roll.dice[0]) if state.roll_off else _after_roll(state, roll.dice)
     shared.check_legal(action, legal_actions(state), actor)
     hand = _hand(state)
@@ -281,8 +274,7 @@ label = shared.label
 
 
 def parse_outcome(state: State, text: str) -> Roll:
-    shared.require_dice_due(current_actor(state))
-    return Roll(parse_dice(text, _dice_due(state), SIDES))
+    return shared.typed_roll(current_actor(state), text, _dice_due(state), SIDES)
 
 
 auto_bets = shared.auto_stakes

@@ -16,10 +16,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Mapping
 
-from table.errors import IllegalAction, TableError
+from table.errors import TableError
 from table.rules import CHANCE, TERMINAL
 from table.rules import dice_hands as shared
-from table.rules.dice import parse_dice
 from table.rules.dice_hands import Bets, Hit, Limits, Roll, RollOff, Stand, Table
 
 GAME_ID = "dice-blackjack"
@@ -191,19 +190,21 @@ def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
 
 
 def legal_actions(state: State) -> tuple:
-    actor = current_actor(state)
-    if actor == TERMINAL:
-        return ()
-    if actor == CHANCE:
-        return tuple(action for action, _ in chance_outcomes(state))
+    return shared.legal_moves(current_actor(state), _dice_due(state), SIDES, lambda: _decisions(state))
+
+
+def _decisions(state: State) -> tuple:
     if state.step == "use":
-        hand = _hand(state)
-        if _dealer_turn(state):
-            options = dealer_options(hand.total, state.pending, _duel(state).player_hand.total)
-        else:
-            options = hit_options(hand.total, state.pending)
-        return tuple(Use(used) for used, _ in options)
+        return tuple(Use(used) for used, _ in _count_options(state, state.pending))
     return (Hit(), Stand())
+
+
+def _count_options(state: State, dice: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The ways whoever is rolling may count `dice`: the dealer is the more restricted."""
+    total = _hand(state).total
+    if _dealer_turn(state):
+        return dealer_options(total, dice, _duel(state).player_hand.total)
+    return hit_options(total, dice)
 
 
 def _hand(state: State) -> Hand:
@@ -213,10 +214,8 @@ def _hand(state: State) -> Hand:
 
 def apply(state: State, action) -> State:
     actor = current_actor(state)
-    if actor == TERMINAL:
-        raise IllegalAction("the round is over")
-    if actor == CHANCE:
-        roll = shared.check_roll(action, _dice_due(state), SIDES)
+    roll = shared.incoming_roll(actor, action, _dice_due(state), SIDES)
+    if roll:
         return _after_roll_off(state, roll.dice[0]) if state.roll_off else _after_roll(state, roll.dice)
     shared.check_legal(action, legal_actions(state), actor)
     hand = _hand(state)
@@ -240,13 +239,9 @@ def _after_roll(state: State, dice: tuple[int, ...]) -> State:
     rolled = replace(hand, rolls=hand.rolls + (dice,))
     if not hand.rolls:
         return _after_count(state, replace(rolled, used=(dice,), total=first_count(dice)))
-    dealer = _dealer_turn(state)
-    if not dealer and len(hand.rolls) == 1 and is_blackjack(hand.rolls[0], dice, state.settings):
+    if not _dealer_turn(state) and len(hand.rolls) == 1 and is_blackjack(hand.rolls[0], dice, state.settings):
         return _end_hand(state, replace(rolled, end="blackjack"))
-    if dealer:
-        options = dealer_options(hand.total, dice, _duel(state).player_hand.total)
-    else:
-        options = hit_options(hand.total, dice)
+    options = _count_options(state, dice)
     if not options:
         return _end_hand(state, replace(rolled, end="bust"))
     if len(options) == 1:
@@ -341,8 +336,7 @@ def label(action) -> str:
 
 
 def parse_outcome(state: State, text: str) -> Roll:
-    shared.require_dice_due(current_actor(state))
-    return Roll(parse_dice(text, _dice_due(state), SIDES))
+    return shared.typed_roll(current_actor(state), text, _dice_due(state), SIDES)
 
 
 auto_bets = shared.auto_stakes

@@ -17,8 +17,8 @@ from math import factorial
 from typing import Callable, Mapping
 
 from table.errors import BadBet, BadValue, IllegalAction
-from table.rules import CHANCE
-from table.rules.dice import check_die
+from table.rules import CHANCE, TERMINAL
+from table.rules.dice import check_die, parse_dice
 
 SEAT_ORDER = "seat-order"
 REFUSE = "refuse"
@@ -187,10 +187,32 @@ def require_dice_due(actor: str) -> None:
         raise IllegalAction(f"no dice are due: it is {actor}'s move")
 
 
+def typed_roll(actor: str, text: str, count: int, sides: int) -> Roll:
+    """What a person typed for the dice, for --manual play."""
+    require_dice_due(actor)
+    return Roll(parse_dice(text, count, sides))
+
+
 def rolls_due(actor: str, count: int, sides: int) -> tuple[tuple[Roll, Fraction], ...]:
     """The chance outcomes when dice are due, or a clear error when someone must move."""
     require_dice_due(actor)
     return chance_rolls(count, sides)
+
+
+def legal_moves(actor: str, count: int, sides: int, decisions: Callable[[], tuple]) -> tuple:
+    """Every roll when dice are due, nothing once the round is over, else `decisions()`."""
+    if actor == TERMINAL:
+        return ()
+    if actor == CHANCE:
+        return tuple(action for action, _ in chance_rolls(count, sides))
+    return decisions()
+
+
+def incoming_roll(actor: str, action: object, count: int, sides: int) -> Roll | None:
+    """For apply: the checked roll when dice are due, None when someone must decide."""
+    if actor == TERMINAL:
+        raise IllegalAction("the round is over")
+    return check_roll(action, count, sides) if actor == CHANCE else None
 
 
 def check_roll(action: object, count: int, sides: int) -> Roll:
