@@ -20,6 +20,8 @@ from vision.types import Domino, FaceDown, TableRead, Unreadable
 WORK_SIDE = 640  # larger frames are read at this size: tiles stay far above MIN_SHORT_PX
 TILE_ASPECT = (1.65, 2.4)
 MIN_FILL = 0.84
+LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cling on
+LOOSE_FILL = 0.7
 
 
 def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
@@ -50,17 +52,35 @@ def _checked(frame) -> np.ndarray:
 
 def _read_outline(frame, outline: segment.Outline, die_px):
     """Results (as tuples) for one blob: none when it is plainly not a tile."""
-    if outline.fill < MIN_FILL or outline.short < segment.MIN_SHORT_PX:
+    if outline.fill < LOOSE_FILL or outline.short < segment.MIN_SHORT_PX:
         return []
     if die_px is not None and outline.short < 1.1 * die_px:
         return []  # die-sized: the dice reader's business
     aspect = outline.aspect
-    if TILE_ASPECT[0] <= aspect <= TILE_ASPECT[1]:
-        return [_read_rect(frame, outline.rect)]
+    if LOOSE_ASPECT[0] <= aspect <= LOOSE_ASPECT[1]:
+        return _read_tight(frame, outline.rect, outline.fill)
+    if outline.fill < MIN_FILL:
+        return []
     if 2 * TILE_ASPECT[0] <= aspect <= 2 * TILE_ASPECT[1]:
-        return [_read_rect(frame, r) for r in _split(outline.rect, along=True)]
+        return [r for half in _split(outline.rect, along=True) for r in _read_tight(frame, half, outline.fill)]
     if 0.85 <= aspect <= 1.18 and _looks_like_two_tiles(frame, outline):
         return _read_square(frame, outline.rect)
+    return []
+
+
+def _read_tight(frame, rect, fill):
+    """Read a rectangle once it hugs the tile's body; nothing if it is no tile shape.
+
+    The tightened outline is preferred, but glare can make part of a tile look unlike
+    its body and cut the tightened outline short: then the blob's own outline, if it
+    has a tile's shape, is the one read."""
+    tight, tight_fill = segment.tighten(frame, rect)
+    for candidate, candidate_fill in ((tight, tight_fill), (rect, fill)):
+        w, h = candidate[1]
+        aspect = max(w, h) / max(min(w, h), 1e-6)
+        if candidate_fill >= MIN_FILL and TILE_ASPECT[0] <= aspect <= TILE_ASPECT[1] \
+                and min(w, h) >= segment.MIN_SHORT_PX:
+            return [_read_rect(frame, candidate)]
     return []
 
 
