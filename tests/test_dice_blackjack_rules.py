@@ -217,3 +217,13 @@ def test_a_whole_round_survives_a_recording():
     done = play(state, roll(4, 5))  # dealer 10: only 19 is allowed against 13, so it is taken
     assert done.duels[0].dealer_hand.total == 19
     assert game.current_actor(done) == TERMINAL and "Settled" in game.describe(done)
+
+
+def test_refuse_rule_without_a_dealer_checks_every_seat_that_could_deal():
+    seats = ("ann", "bob", "cat")
+    refuse = Settings(short_banker="refuse")
+    bets = {"ann": Bets(2), "bob": Bets(2)}
+    with pytest.raises(BadBet, match="cat"):
+        game.new_round(refuse, seats, {"ann": 50, "bob": 50, "cat": 3}, bets)
+    state = game.new_round(refuse, seats, {"ann": 50, "bob": 50, "cat": 0}, bets)
+    assert state.roll_off.rollers == ("ann", "bob")  # cat has nothing to bank with

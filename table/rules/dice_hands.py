@@ -133,7 +133,7 @@ def open_table(
         stakes.append((seat, stake))
     table = Table(seats, tuple((seat, bankrolls[seat]) for seat in seats), tuple(stakes), banker)
     if limits.short_banker == REFUSE:
-        for candidate in (banker,) if banker is not None else seats:
+        for candidate in (banker,) if banker is not None else bank_candidates(table):
             _check_cover(table, candidate, best_payout)
     return table
 
@@ -248,10 +248,13 @@ class RollOff:
         return self.rollers[len(self.rolls)]
 
 
+def bank_candidates(table: Table) -> tuple[str, ...]:
+    """Seats with no chips cannot bank (unless nobody has any)."""
+    return tuple(seat for seat in table.seats if table.bankroll(seat) > 0) or table.seats
+
+
 def start_roll_off(table: Table) -> RollOff:
-    """Seats with no chips cannot bank, so they do not roll."""
-    rollers = tuple(seat for seat in table.seats if table.bankroll(seat) > 0) or table.seats
-    return RollOff(rollers)
+    return RollOff(bank_candidates(table))
 
 
 def add_roll_off(roll_off: RollOff, value: int, rank: Callable[[int], int]) -> RollOff | str:
