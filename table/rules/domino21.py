@@ -148,7 +148,12 @@ def add_tile(totals: frozenset[int], tile: Tile) -> frozenset[int]:
 
 def hand_totals(tiles: Iterable[Tile]) -> frozenset[int]:
     """Every total the hand can be counted as (over 21 included)."""
-    tiles = tuple(tiles)
+    return _totals(tuple(tiles))
+
+
+@lru_cache(maxsize=1 << 16)
+def _totals(tiles: tuple[Tile, ...]) -> frozenset[int]:
+    """Cached because every legal_actions and settle asks again about the same hands."""
     if len(set(tiles)) != len(tiles):
         raise BadValue(f"a hand cannot hold the same tile twice: {' '.join(map(str, tiles))}")
     totals = frozenset({0})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from table.errors import BadValue
 
@@ -55,6 +56,7 @@ def parse_tile(text: str) -> Tile:
     return Tile(int(match.group(1)), int(match.group(2)))
 
 
+@lru_cache(maxsize=1)
 def full_set() -> tuple[Tile, ...]:
-    """The 28 tiles of a double-six set, in sorted order."""
+    """The 28 tiles of a double-six set, in sorted order (built once: searches call it a lot)."""
     return tuple(Tile(low, high) for low in range(HIGHEST_PIPS + 1) for high in range(low, HIGHEST_PIPS + 1))
