@@ -67,4 +67,4 @@ def draw_buttons(canvas: Canvas, prompt: Prompt) -> None:
         what = inner.copy()
         what.left = key.right + inner.w // 20
         what.w = inner.right - what.left
-        canvas.text(action or "-", what, theme.BODY, theme.WHITE if live else theme.MUTED, align="left")
+        canvas.text(action or "-", what, theme.BODY, theme.WHITE if live else theme.MUTED, align="left", wrap=True)

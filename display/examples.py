@@ -68,7 +68,7 @@ def _box(x: int, y: int, size: int = 60) -> tuple[float, float, float, float]:
     return (x, y, x + size, y + size)
 
 
-def _even_money(title: str, *rows: tuple[str, str]) -> tuple[PayTable, ...]:
+def _one_table(title: str, *rows: tuple[str, str]) -> tuple[PayTable, ...]:
     return (PayTable(title, tuple(PayRow(hand, pays) for hand, pays in rows)),)
 
 
@@ -102,7 +102,7 @@ DICEY21 = GameExample(
 DICE_BLACKJACK = GameExample(
     game_id="dice-blackjack",
     name="Dice Blackjack",
-    bets=(Seat("Dana", 120, (Bet("bet", 10),)), Seat("Eli", 300, (), (), "dealer", role="dealer")),
+    bets=(Seat("Dana", 120, (Bet("bet", 10),)), Seat("Eli", 300, (), (), "deals after Dana", role="dealer")),
     play=(
         Seat("Dana", 110, (Bet("bet", 10),), (Hand(_d6(3, 4), "roll 1", "14"), Hand(_d6(2, 6), "roll 2", "16 or 22")), "hit: use 2, 6 or both", True),
         Seat("Eli", 300, (), (), "waits for Dana", role="dealer"),
@@ -113,7 +113,7 @@ DICE_BLACKJACK = GameExample(
     overlays=(Overlay(_box(200, 200), "die 2"), Overlay(_box(330, 190), "die 6")),
     rolling=True,
     results=(SeatResult("Dana", 20, "BLACKJACK", "two pairs in a row pay double"), SeatResult("Eli", -20, "LOSE", "dealer pays")),
-    paytables=_even_money("Dice Blackjack", ("win against dealer", "1 : 1"), ("blackjack (pair, then pair)", "2 : 1"), ("tie taken by dealer", "push"), ("bust", "lose")),
+    paytables=_one_table("Dice Blackjack", ("win against dealer", "1 : 1"), ("blackjack (pair, then pair)", "2 : 1"), ("tie taken by dealer", "push"), ("bust", "lose")),
     error=CAMERA_LOST,
     showcase=Hand(_d6(5, 5, 3, 3)),
 )
@@ -134,7 +134,7 @@ BLACKJACK_DICE = GameExample(
     overlays=(Overlay(_box(150, 120), "d10 6"), Overlay(_box(320, 260), "d10 0"), Overlay(_box(470, 130), "d10 ?", True, "numeral face not up")),
     rolling=False,
     results=(SeatResult("Finn", -5, "LOSE", "banker 19 beats 18"), SeatResult("Gus", 10, "WIN", "21 beats 19"), SeatResult("Hana", -5, "BUST", "23 is over 21"), SeatResult("Ivo", 0, "PUSH", "banker nets 0")),
-    paytables=_even_money("Blackjack Dice", ("beat the banker", "1 : 1"), ("two-dice blackjack", "1 : 1, never tied"), ("tie with banker", "banker wins"), ("bust", "lose")),
+    paytables=_one_table("Blackjack Dice", ("beat the banker", "1 : 1"), ("two-dice blackjack", "1 : 1, never tied"), ("tie with banker", "banker wins"), ("bust", "lose")),
     error=REROLL,
     showcase=Hand(_d10(7, 9, 0, 5)),
 )
@@ -154,7 +154,7 @@ DOMINO21 = GameExample(
     overlays=(Overlay((140, 160, 200, 280), "tile 6|5"), Overlay((260, 160, 320, 280), "tile 3|1"), Overlay((380, 160, 440, 280), "tile 2|0"), Overlay((500, 160, 560, 280), "tile face down")),
     rolling=False,
     results=(SeatResult("Jo", 9, "WIN", "20 beats banker 19: pays 3 squared"), SeatResult("Kai", -2, "LOSE", "18 to banker 19"), SeatResult("Lu", -7, "LOSE", "banker pays out")),
-    paytables=_even_money("Domino 21", ("stake per tile", "1 chip"), ("banker matches", "stake squared"), ("beat the banker", "win banker's match"), ("tie or lower", "banker takes stake"), ("over 21", "lose stake")),
+    paytables=_one_table("Domino 21", ("stake per tile", "1 chip"), ("banker matches", "stake squared"), ("beat the banker", "win banker's match"), ("tie or lower", "banker takes stake"), ("over 21", "lose stake")),
     error=CAMERA_LOST,
     showcase=Hand((Item.tile(6, 6), Item.tile(5, 4), Item.back("tile"), Item.tile(0, 0))),
 )
@@ -176,7 +176,7 @@ CHANGING_BANK = GameExample(
     overlays=(Overlay((100, 120, 170, 220), "card 8H"), Overlay((190, 120, 260, 220), "card 3S"), Overlay((300, 110, 370, 210), "card 8S"), Overlay((420, 250, 490, 350), "card face down")),
     rolling=False,
     results=(SeatResult("Mo", 20, "WIN", "8-7-6 pays double"), SeatResult("Nia", -20, "LOSE", "19 and 18 to dealer 20"), SeatResult("Oz", -5, "BUST", "25 is over 21"), SeatResult("Pia", -5, "LOSE", "19 to 20"), SeatResult("Quinn", 10, "WIN", "dealer 20")),
-    paytables=_even_money("Changing Bank", ("beat the dealer", "1 : 1"), ("natural", "2 : 1"), ("five cards, 21 or under", "2 : 1, doubling per card"), ("8-7-6 making 21", "2 : 1"), ("dealer natural", "players pay 2x")),
+    paytables=_one_table("Changing Bank", ("beat the dealer", "1 : 1"), ("natural", "2 : 1"), ("five cards, 21 or under", "2 : 1, doubling per card"), ("8-7-6 making 21", "2 : 1"), ("dealer natural", "players pay 2x")),
     error=CAMERA_LOST,
     showcase=Hand((Item.card("A", "H"), Item.card("K", "S"), Item.back("card"))),
 )
@@ -229,6 +229,8 @@ def example_frame(view: TableView) -> np.ndarray | None:
             colour = (120, 50, 30)
         cv2.rectangle(frame, (x0 + 4, y0 + 4), (x1 - 4, y1 - 4), colour, -1)
         cv2.circle(frame, ((x0 + x1) // 2, (y0 + y1) // 2), max(3, (x1 - x0) // 10), (20, 20, 20), -1)
-    if view.camera.rolling:
-        cv2.GaussianBlur(frame, (0, 0), 6, dst=frame)
+    if view.camera.rolling:  # two dice tumbling: smeared white shapes, nothing readable
+        for x, y in ((230, 200), (380, 250)):
+            cv2.rectangle(frame, (x, y), (x + 55, y + 55), (235, 235, 235), -1)
+        frame = cv2.blur(frame, (41, 9))
     return frame

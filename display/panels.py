@@ -12,7 +12,7 @@ import pygame
 from display import theme
 from display.buttons import FOOTER
 from display.canvas import Canvas
-from display.items import draw_hand
+from display.items import ASPECT, GAP, draw_hand
 from table.view import Hand, Seat, TableView
 
 HEADER = 0.12
@@ -136,13 +136,27 @@ def hands_row(canvas: Canvas, seat: Seat, rect: pygame.Rect, captions: bool = Tr
     if not seat.hands:
         draw_chip_stacks(canvas, [bet.chips for bet in seat.bets], rect)
         return
-    width = rect.w // len(seat.hands)
-    for index, hand in enumerate(seat.hands):
-        cell = pygame.Rect(rect.left + index * width, rect.top, width, rect.h).inflate(-rect.h // 8, 0)
+    for hand, cell in zip(seat.hands, split_columns(rect, tuple(hand_units(hand) for hand in seat.hands))):
+        cell = cell.inflate(-rect.h // 8, 0)
         if captions and len(seat.hands) > 1:
-            cell, caption = split_rows(cell, (0.72, 0.28))
-            canvas.text(hand_caption(hand), caption, theme.SMALL, theme.WHITE, align="center")
+            cell, caption = split_rows(cell, (0.64, 0.36))
+            canvas.text(hand_caption(hand), caption, theme.SMALL, theme.WHITE, align="center", wrap=True)
         draw_hand(canvas, hand, cell)
+
+
+def hand_units(hand: Hand) -> float:
+    """How much width a hand wants: its pieces, but room for a caption even when empty."""
+    return max(2.5, sum(ASPECT[item.kind] + GAP for item in hand.items))
+
+
+def split_columns(rect: pygame.Rect, weights: tuple[float, ...]) -> list[pygame.Rect]:
+    total = sum(weights)
+    cells, left = [], rect.left
+    for weight in weights:
+        width = round(rect.w * weight / total)
+        cells.append(pygame.Rect(left, rect.top, width, rect.h))
+        left += width
+    return cells
 
 
 def hand_caption(hand: Hand) -> str:
@@ -184,8 +198,8 @@ def draw_chip_stacks(canvas: Canvas, amounts: list[int], rect: pygame.Rect) -> N
     """One stack per bet, taller for bigger bets (log scale), striped like casino chips."""
     if not amounts:
         return
-    chip_w = min(rect.h * 2 // 3, rect.w // (len(amounts) * 2))
-    chip_h = max(2, chip_w // 5)
+    chip_w = min(rect.h * 6 // 5, rect.w // (len(amounts) * 2))
+    chip_h = max(2, chip_w // 6)
     x = rect.centerx - (len(amounts) * 2 - 1) * chip_w // 2
     for amount in amounts:
         count = max(1, min(8, 1 + int(math.log2(max(1, amount)))))

@@ -53,12 +53,16 @@ def reading(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float)
     inner = panel(canvas, side)
     overlays = view.camera.overlays if view.camera else ()
     heading, rest = split_rows(inner, (0.2, 0.8))
-    if view.camera is not None and view.camera.rolling:
+    if view.camera is None:
+        title = "Waiting for a read"
+    elif view.camera.rolling:
         title = "Dice still rolling"
     else:
         unsure = sum(overlay.unreadable for overlay in overlays)
         title = f"Read {len(overlays) - unsure}, unsure {unsure}" if unsure else f"Read {len(overlays)} objects"
     canvas.text(title, heading, theme.BODY, theme.GOLD)
+    if view.camera is not None and view.camera.rolling:
+        canvas.text("The table is read as soon as the dice stop moving.", rest.inflate(0, -rest.h // 3), theme.SMALL, theme.WHITE, wrap=True, valign="top")
     text_list(canvas, [list_text(overlay, n) for n, overlay in enumerate(overlays, start=1)], rest, [theme.READ_BAD if o.unreadable else theme.WHITE for o in overlays])
 
 

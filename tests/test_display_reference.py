@@ -69,7 +69,8 @@ def test_screen_matches_its_reference(key):
         pytest.fail(f"no reference {path.name}; run with UPDATE_REFERENCES=1 and review it")
     reference = load_bgr(path)
     mean, far, block = difference(image, reference)
-    assert looks_the_same(image, reference), f"{key}: mean difference {mean:.2f}, {far:.2%} pixels far off, {block:.0%} in the worst block"
+    same = looks_the_same(image, reference)
+    assert same, f"{key}: mean difference {mean:.2f}, {far:.2%} pixels far off, {block:.0%} in the worst block"
 
 
 def test_the_comparison_catches_a_changed_bankroll_and_a_changed_die():
