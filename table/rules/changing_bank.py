@@ -224,14 +224,18 @@ def _check_bets(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[s
             raise BadBet(f"{seat!r} bet but is not at the table")
         if not isinstance(bet, Bets):
             raise BadBet(f"{seat}: a bet is a Bets(stake), not {bet!r}")
-        stake = bet.stake
-        if isinstance(stake, bool) or not isinstance(stake, int) or not settings.min_bet <= stake <= settings.max_bet:
-            raise BadBet(f"{seat}: the stake must be {settings.min_bet} to {settings.max_bet} chips, not {stake!r}")
+        stake = _within_limits(settings, bet.stake, f"{seat}: ")
         if DEALER_NATURAL_COLLECTS * stake > bankrolls[seat]:
             raise BadBet(
                 f"{seat}: a stake of {stake} needs {DEALER_NATURAL_COLLECTS * stake} chips to cover "
                 f"a dealer's natural; {seat} has {bankrolls[seat]}"
             )
+
+
+def _within_limits(settings: Settings, stake: object, who: str = "") -> int:
+    if isinstance(stake, bool) or not isinstance(stake, int) or not settings.min_bet <= stake <= settings.max_bet:
+        raise BadBet(f"{who}the stake must be {settings.min_bet} to {settings.max_bet} chips, not {stake!r}")
+    return stake
 
 
 def _check_pack(pack: Pack) -> None:
@@ -583,9 +587,7 @@ def parse_bets(settings: Settings, text: str) -> Bets:
         stake = int(text.strip())
     except ValueError:
         raise BadBet(f"{text!r}: type the stake as a whole number of chips") from None
-    if not settings.min_bet <= stake <= settings.max_bet:
-        raise BadBet(f"the stake must be {settings.min_bet} to {settings.max_bet} chips, not {stake}")
-    return Bets(stake)
+    return Bets(_within_limits(settings, stake))
 
 
 # ----------------------------------------------------------- simple automatic play
