@@ -131,6 +131,8 @@ def _read_square(frame, rect):
 def _as_table_read(found, back: float) -> TableRead:
     dominoes, face_down, unreadable = [], [], []
     for corners, read in found:
+        if read is face.NOT_A_TILE:
+            continue
         corners = corners * back
         centre = tuple(float(v) for v in corners.mean(axis=0))
         box = tuple(float(v) for v in (*corners.min(axis=0), *corners.max(axis=0)))
