@@ -4,6 +4,7 @@ dealer's restricted choices, Blackjack, settlement in exact chips and bad input.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from table import serial
 from table.errors import BadBet, BadValue, IllegalAction
@@ -227,3 +228,24 @@ def test_refuse_rule_without_a_dealer_checks_every_seat_that_could_deal():
         game.new_round(refuse, seats, {"ann": 50, "bob": 50, "cat": 3}, bets)
     state = game.new_round(refuse, seats, {"ann": 50, "bob": 50, "cat": 0}, bets)
     assert state.roll_off.rollers == ("ann", "bob")  # cat has nothing to bank with
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    banker_chips=st.integers(0, 30),
+    results=st.lists(st.tuples(st.integers(1, 20), st.sampled_from((-1, 0, 1, 2))), min_size=1, max_size=5),
+)
+def test_short_banker_settlement_balances_and_never_overdraws(banker_chips, results):
+    from table.rules.dice_hands import Limits, open_table, settle_with_banker
+
+    seats = ("bank",) + tuple(f"p{n}" for n in range(len(results)))
+    bankrolls = {"bank": banker_chips, **{seat: 20 for seat in seats[1:]}}
+    bets = {seat: Bets(stake) for seat, (stake, _) in zip(seats[1:], results)}
+    table = open_table(Limits(max_bet=20), seats, bankrolls, bets, "bank", best_payout=2)
+    net = settle_with_banker(table, Limits(), {seat: units for seat, (_, units) in zip(seats[1:], results)})
+    assert sum(net.values()) == 0
+    assert all(bankrolls[seat] + chips >= 0 for seat, chips in net.items())
+    for seat, (stake, units) in zip(seats[1:], results):
+        assert net[seat] == units * stake if units <= 0 else 0 <= net[seat] <= units * stake
+    if banker_chips - sum(min(units, 0) * stake for stake, units in results) >= sum(max(u, 0) * s for s, u in results):
+        assert all(net[seat] == units * stake for seat, (stake, units) in zip(seats[1:], results))
