@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-SIZE = 20  # templates and glyphs are compared as SIZE x SIZE images
+SIZE = 24  # templates and glyphs are compared as SIZE x SIZE images
 ATLAS_PNG = Path(__file__).with_name("glyph_atlas.png")
 ATLAS_JSON = Path(__file__).with_name("glyph_atlas.json")
 

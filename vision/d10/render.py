@@ -88,9 +88,10 @@ def _kite_texture(face: np.ndarray, value: int, body, ink, font: fonts.FontSpec,
     alpha = np.zeros((TEXTURE, TEXTURE), np.uint8)
     alpha[y0 : y0 + gh, x0 : x0 + gw] = glyph
     if marker == "underline":
-        cv2.rectangle(alpha, (x0, y0 + gh + 4), (x0 + gw, y0 + gh + 4 + max(3, gh // 9)), 255, -1)
+        gap = max(6, gh // 5)  # printed clear of the digit, as on real dice
+        cv2.rectangle(alpha, (x0, y0 + gh + gap), (x0 + gw, y0 + gh + gap + max(3, gh // 9)), 255, -1)
     elif marker == "dot":
-        cv2.circle(alpha, (x0 + gw + 5, y0 + gh - 3), max(3, gh // 9), 255, -1, cv2.LINE_AA)
+        cv2.circle(alpha, (x0 + gw + max(7, gh // 4), y0 + gh - 3), max(3, gh // 8), 255, -1, cv2.LINE_AA)
     a = (alpha.astype(np.float32) / 255)[..., None]
     tex = (tex * (1 - a) + np.array(ink, np.float32) * a).astype(np.uint8)
     return tex, flat.astype(np.float32)

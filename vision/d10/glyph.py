@@ -1,0 +1,96 @@
+"""Naming the number on a d10's top face. The face can point anywhere, so the digit is
+matched at the turns that stand its long axis upright; 6 and 9 are the same shape turned round, so for them the underline
+or dot printed under the digit decides, and without one the read is refused."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cards.glyphs import label_scores
+
+DIGITS = tuple(str(d) for d in range(10))
+NEAR_AXIS = (-22.5, -15.0, -7.5, 0.0, 7.5, 15.0, 22.5)
+# Which digits a glyph with 0, 1 or 2 enclosed holes can be (a 4 may be open or closed).
+BY_HOLES = {0: ("1", "2", "3", "4", "5", "7"), 1: ("0", "4", "6", "8", "9"), 2: ("8",)}
+
+
+@dataclass(frozen=True)
+class DigitRead:
+    value: int | None
+    score: float
+    margin: float
+    angle: float  # degrees the digit is turned (counter-clockwise) in the frame
+    reason: str = ""
+
+
+def _turned(mask: np.ndarray, angle: float) -> np.ndarray:
+    h, w = mask.shape
+    side = int(np.hypot(h, w)) + 2
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[:, 2] += (side - w) / 2, (side - h) / 2
+    return cv2.warpAffine(mask * 255, m, (side, side), flags=cv2.INTER_LINEAR)
+
+
+def holes(mask: np.ndarray) -> int:
+    """Enclosed background regions in a glyph (0 has one, 8 two)."""
+    padded = np.pad(mask, 1)
+    n, _ = cv2.connectedComponents((padded == 0).astype(np.uint8), connectivity=4)
+    return n - 2  # minus the label 0 and the outside
+
+
+def upright_turns(glyph: np.ndarray) -> list[float]:
+    """Turns that may stand the digit upright: digits are taller than wide, so near its long
+    axis, either way up (a little either side, since 4 and 7 lean)."""
+    ys, xs = np.nonzero(glyph)
+    cov = np.cov(np.stack([xs, ys]).astype(np.float64))
+    vals, vecs = np.linalg.eigh(cov)
+    vx, vy = vecs[:, 1]  # long axis
+    base = float(np.degrees(np.arctan2(-vx, vy)))  # turn bringing the long axis to vertical
+    if vals[1] < 1.3 * vals[0]:  # round-ish (0, 8 in some fonts): no axis to trust
+        return [float(a) for a in range(0, 360, 15)]
+    return [(base + flip + d) % 360 for flip in (0.0, 180.0) for d in NEAR_AXIS]
+
+
+def match_digit(glyph: np.ndarray) -> tuple[str | None, float, float, float]:
+    """(label, score, margin, angle) of the best digit its holes allow, over the turns that
+    may stand it upright; 6 and 9 count as one shape when the margin is taken, since
+    turning tells them apart only with the marker."""
+    allowed = BY_HOLES.get(holes(glyph))
+    if allowed is None:
+        return None, 0.0, 0.0, 0.0
+    best: dict[str, tuple[float, float]] = {}
+    for angle in upright_turns(glyph):
+        for label, score in label_scores(_turned(glyph, angle), allowed).items():
+            if score > best.get(label, (-2.0, 0.0))[0]:
+                best[label] = (score, angle)
+    top = max(best, key=lambda k: best[k][0])
+    twin = {"6": "9", "9": "6"}.get(top)
+    rival = max((s for k, (s, _) in best.items() if k not in (top, twin)), default=0.0)
+    return top, best[top][0], best[top][0] - rival, best[top][1]
+
+
+def marker_side(digit: np.ndarray, others: list[np.ndarray], angle: float) -> int:
+    """+1 if an underline or dot sits where it belongs for the digit as it reads at `angle`
+    (under it, or low on its right), -1 if it sits there for the digit turned round (so
+    the digit is really the other of 6/9), 0 if there is none."""
+    ys, xs = np.nonzero(digit)
+    centre = np.array([xs.mean(), ys.mean()])
+    height = ys.max() - ys.min() + 1
+    a = np.radians(angle)
+    down = np.array([-np.sin(a), np.cos(a)])  # the digit's "down" in mask pixels
+    right = np.array([np.cos(a), np.sin(a)])
+    for other in others:
+        oy, ox = np.nonzero(other)
+        if not 0 < len(oy) < 0.5 * len(ys):
+            continue
+        offset = np.array([ox.mean(), oy.mean()]) - centre
+        for sign in (1, -1):
+            along, side = sign * float(offset @ down), sign * float(offset @ right)
+            underline = 0.5 * height < along < 1.0 * height and abs(side) < 0.6 * height
+            dot = 0.2 * height < along < 0.75 * height and 0.4 * height < side < 1.0 * height
+            if underline or dot:
+                return sign
+    return 0

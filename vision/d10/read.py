@@ -1,0 +1,123 @@
+"""read_d10: the top-face number of every ten-sided die on the table.
+
+A die is a blob that differs from the table; its top face is the kite in the middle of
+its outline, so the number read is the ink glyph nearest the blob's centre. A blob only
+counts as a d10 when that glyph is clearly a digit with the right number of holes and
+is not one of a group of round pips (a d6 face); otherwise it is not reported at all,
+or reported unreadable when it is a digit whose value is not certain."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.d10 import glyph
+from vision.d10.find import die_blobs
+from vision.types import D10, TableRead, Unreadable
+
+READ_SCORE, READ_MARGIN = 0.72, 0.06
+INK_CONTRAST = 40  # Lab lightness between a die's body and its printed numbers
+DIGIT_LIKE = 0.62  # below this the central mark is not taken for a digit at all
+
+
+def _ink_layers(crop: np.ndarray, inside: np.ndarray) -> list[list[np.ndarray]]:
+    """Ink marks on the die, lighter-than-body and darker-than-body as two candidate
+    layers. The body colour is taken from the middle of the die, the top face, because
+    the side faces are shaded darker."""
+    lab_l = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0].astype(np.int16)
+    h, w = inside.shape
+    middle = np.zeros_like(inside)
+    cv2.circle(middle, (w // 2, h // 2), max(2, min(w, h) // 4), 1, -1)
+    body = int(np.median(lab_l[(middle & inside) > 0]))
+    layers = []
+    for ink in ((lab_l > body + INK_CONTRAST), (lab_l < body - INK_CONTRAST)):
+        ink = (ink & (inside > 0)).astype(np.uint8)
+        n, labels = cv2.connectedComponents(ink, connectivity=8)
+        layers.append([p for p in ((labels == i).astype(np.uint8) for i in range(1, n)) if p.sum() >= 6])
+    return layers
+
+
+def _box(contour: np.ndarray) -> tuple[float, float, float, float]:
+    x, y, w, h = cv2.boundingRect(contour)
+    return (float(x), float(y), float(x + w), float(y + h))
+
+
+def _pip_like(part: np.ndarray) -> bool:
+    """A filled near-round dot, as on a d6, not a digit stroke."""
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    area, perimeter = cv2.contourArea(contour), cv2.arcLength(contour, True)
+    return perimeter > 0 and 4 * np.pi * area / perimeter**2 > 0.78 and glyph.holes(part) == 0
+
+
+def _extent(part: np.ndarray) -> int:
+    ys, xs = np.nonzero(part)
+    return int(max(np.ptp(ys), np.ptp(xs))) + 1
+
+
+def _central_digit(parts: list[np.ndarray], size: float) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """The mark nearest the middle of the die if it may be a digit (not a d6 pip), and the rest."""
+    parts = [p for p in parts if 0.12 * size <= _extent(p) <= 0.5 * size]
+    if not parts:
+        return None
+    middle = np.array([s / 2 for s in parts[0].shape[::-1]])
+
+    def distance(p: np.ndarray) -> float:
+        ys, xs = np.nonzero(p)
+        return float(np.hypot(*(np.array([xs.mean(), ys.mean()]) - middle)))
+
+    digit = min(parts, key=distance)
+    others = [p for p in parts if p is not digit]
+    if distance(digit) > 0.25 * size or _pip_like(digit):
+        return None
+    if any(0.5 < p.sum() / digit.sum() < 2 and _pip_like(p) for p in others):
+        return None  # round marks beside it: the pips of a d6
+    return digit, others
+
+
+def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | None:
+    x, y, w, h = cv2.boundingRect(contour)
+    crop = frame_bgr[y : y + h, x : x + w]
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [contour - [x, y]], -1, 1, -1)
+    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+    if inside.sum() < 50:
+        return None
+    size = float(max(w, h))
+    best = None
+    for layer in _ink_layers(crop, inside):
+        found = _central_digit(layer, size)
+        if found is None:
+            continue
+        label, score, margin, angle = glyph.match_digit(found[0])
+        if label is not None and (best is None or score > best[1]):
+            best = (label, score, margin, angle, found)
+    if best is None or best[1] < DIGIT_LIKE:
+        return None
+    label, score, margin, angle, (digit, others) = best
+    centre = (float(x + w / 2), float(y + h / 2))
+    box = _box(contour)
+    if score < READ_SCORE or margin < READ_MARGIN:
+        return Unreadable("d10", centre, f"number unclear (best {label} {score:.2f}, margin {margin:.2f})", box)
+    if label in ("6", "9"):
+        side = glyph.marker_side(digit, others, angle)
+        if side == 0:
+            return Unreadable("d10", centre, "6 or 9: no underline or dot seen", box)
+        if side < 0:
+            label = "9" if label == "6" else "6"
+    return D10(int(label), centre, box, round(min(1.0, score), 3))
+
+
+def read_d10(frame_bgr: np.ndarray, calibration=None) -> TableRead:
+    """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given)."""
+    area = calibration.mask(frame_bgr.shape) if calibration is not None else None
+    die_px = getattr(calibration, "die_px", None) if calibration is not None else None
+    dice: list[D10] = []
+    unreadable: list[Unreadable] = []
+    for contour in die_blobs(frame_bgr, area, die_px):
+        found = read_one(frame_bgr, contour)
+        if isinstance(found, D10):
+            dice.append(found)
+        elif isinstance(found, Unreadable):
+            unreadable.append(found)
+    return TableRead(d10=tuple(dice), unreadable=tuple(unreadable))
