@@ -83,6 +83,8 @@ def results(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float)
         won = result.net > 0
         pulse = 0.5 + 0.5 * math.sin(t * 6.0) if won else 0.0
         inner = panel(canvas, cell, pulse if won else 0.0)
+        if won:
+            rising_chips(canvas, inner, t)  # behind the words, so they stay readable
         seat = seats.get(result.seat)
         rows = split_rows(inner, (0.22, 0.34, 0.26, 0.18) if seat and seat.hands else (0.3, 0.0, 0.45, 0.25))
         if seat is None:
@@ -94,6 +96,23 @@ def results(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float)
         outcome_line(canvas, result, round(result.net * eased), rows[2])
         detail = result.detail or (hand_caption(seat.hands[0]) if seat and seat.hands else "")
         canvas.text(detail, rows[3], theme.SMALL, theme.MUTED, align="center")
+
+
+def rising_chips(canvas: Canvas, rect: pygame.Rect, t: float, count: int = 6) -> None:
+    """Chips float up a winner's panel for the first 1.5 s, then are gone; each chip's
+    path depends only on its index and t."""
+    if not 0.0 <= t < 1.5:
+        return
+    radius = max(3, canvas.px(0.014))
+    for index in range(count):
+        start = index * 0.12
+        if t < start:
+            continue
+        rise = (t - start) / (1.5 - start)
+        x = rect.left + radius + (rect.w - 2 * radius) * ((index * 0.37 + 0.1) % 1.0)
+        y = rect.bottom - radius - (rect.h - 2 * radius) * rise
+        pygame.draw.circle(canvas.surface, theme.GOLD, (round(x), round(y)), radius)
+        pygame.draw.circle(canvas.surface, theme.INK, (round(x), round(y)), radius, width=max(1, radius // 3))
 
 
 def outcome_line(canvas: Canvas, result: SeatResult, shown_net: int, row: pygame.Rect) -> None:
@@ -151,7 +170,7 @@ def error(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float) -
     words = pygame.Rect(icon.right + inner.w // 30, inner.top, inner.right - icon.right - inner.w // 30, inner.h)
     title, todo, detail = split_rows(words, (0.3, 0.45, 0.25))
     canvas.text(view.error.title, title, theme.TITLE, theme.GOLD, wrap=True)
-    canvas.text(view.error.todo, todo, theme.BODY, theme.WHITE, wrap=True, valign="top")
+    canvas.text(view.error.todo, todo, theme.HEADING, theme.WHITE, wrap=True, valign="top")
     canvas.text(view.error.detail, detail, theme.SMALL, theme.MUTED, wrap=True, valign="top")
 
 

@@ -99,10 +99,17 @@ def test_advisor_marks_the_best_action_in_words():
 def test_whose_turn_is_shown_by_an_arrow_shape_not_only_colour():
     view = VIEWS["dice-blackjack/play"]
     nobody = replace(view, seats=tuple(replace(seat, is_turn=False) for seat in view.seats))
-    gold = np.array([242, 196, 60])
-    def gold_pixels(v):
-        return int((np.abs(pixels(render_screen(v, (800, 480))) - gold).sum(axis=2) < 10).sum())
-    assert gold_pixels(view) > gold_pixels(nobody) + 200
+
+    def name_box(v):
+        texts = draw_view(pygame.Surface((800, 480)), v, None, 0.0)
+        return next(pygame.Rect(text.rect) for text in texts if text.text == "Dana")
+
+    with_turn, without = name_box(view), name_box(nobody)
+    assert with_turn.left > without.left + 8  # the name moved right to make room for the arrow
+    surface = render_screen(view, (800, 480))
+    arrow = surface.subsurface(pygame.Rect(without.left, with_turn.top, with_turn.left - without.left, with_turn.h))
+    gold = np.abs(pixels(arrow).astype(int) - np.array([242, 196, 60])).sum(axis=2) < 10
+    assert gold.mean() > 0.2  # a solid gold shape sits where the name used to start
 
 
 def test_pay_table_lists_the_dicey21_rows():
