@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.dominoes import face, segment
 from vision.dominoes.layout import tile_key
+from vision.image_io import NotAnImage
 from vision.types import Domino, FaceDown, TableRead, Unreadable
 
 WORK_SIDE = 640  # larger frames are read at this size: tiles stay far above MIN_SHORT_PX
@@ -46,7 +47,7 @@ def _checked(frame) -> np.ndarray:
     if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 \
             or frame.dtype != np.uint8 or min(frame.shape[:2]) < 16:
         shape = getattr(frame, "shape", None)
-        raise ValueError(f"expected an HxWx3 uint8 BGR frame, got {type(frame).__name__} {shape}")
+        raise NotAnImage(f"expected an HxWx3 uint8 BGR frame, got {type(frame).__name__} {shape}")
     return frame
 
 
