@@ -37,7 +37,23 @@ def run_demo(args) -> int:
         print(f"tabletop21: the bundled demo session is missing ({DEMO_SESSION}); run from a clone of the "
               "repository installed with `pip install -e .`", file=sys.stderr)
         return 2
+    if not args.headless and not has_screen():
+        args.headless, args.screenshots = True, args.screenshots or "demo-screens"
+        print(f"No screen here: rendering every screen of the demo to {args.screenshots}/ instead.")
     return run_replay(args)
+
+
+def has_screen() -> bool:
+    """SDL falls back to a dummy driver (or fails) where there is no display at all."""
+    import pygame
+
+    try:
+        pygame.display.init()
+        return pygame.display.get_driver() not in ("dummy", "offscreen")
+    except pygame.error:
+        return False
+    finally:
+        pygame.display.quit()
 
 
 def run_replay(args) -> int:

@@ -1,0 +1,63 @@
+"""The command line as a person uses it: through main(), reading what it prints."""
+
+import io
+import json
+import re
+
+import pytest
+
+from table.cli import main
+from table.rules import GAME_MODULES
+
+
+def run(capsys, *argv, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_the_five_ids(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()] == list(GAME_MODULES)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAME_MODULES))
+def test_auto_play_keeps_every_chip(capsys, game_id):
+    code, out, _ = run(capsys, "play", game_id, "--auto", "--rounds", "30", "--seed", "5", "--players", "3", "--chips", "200")
+    assert code == 0
+    finals = {m[0]: int(m[1]) for m in re.findall(r"^\s+(\S+)\s+(-?\d+)$", out, re.M)}
+    assert len([s for s in finals if s.startswith("seat")]) == 3
+    assert sum(finals.values()) == 600
+    assert "After" in out
+
+
+def test_auto_play_is_reproducible_from_its_seed(capsys):
+    first = run(capsys, "play", "dicey21", "--auto", "--rounds", "20", "--seed", "9")[1]
+    again = run(capsys, "play", "dicey21", "--auto", "--rounds", "20", "--seed", "9")[1]
+    assert first == again
+
+
+def test_manual_play_explains_bad_typing_and_asks_again(capsys, monkeypatch):
+    typed = ["10", "", "7", "10h", "2", "5", "7 1 1", "2 2 2", "q"]
+    code, out, _ = run(capsys, "play", "dicey21", "--manual", "--players", "2",
+                       stdin="\n".join(typed) + "\n", monkeypatch=monkeypatch)
+    assert code == 0
+    assert "! type a number from 1 to 2" in out
+    assert "! a d6 shows 1 to 6, not 7" in out
+    # 7 + 5 + 6 = 18: the ante of 10 pushes
+    assert "Round 1:" in out and re.search(r"seat1\s+100\n", out) and re.search(r"house\s+0\n", out)
+
+
+def test_unknown_game_is_a_clear_error(capsys):
+    with pytest.raises(KeyError, match="unknown game 'poker'"):
+        main(["play", "poker", "--auto", "--rounds", "1"])
+
+
+def test_odds_json_has_the_stable_keys(capsys):
+    code, out, _ = run(capsys, "odds", "dice-blackjack", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["game"] == "dice-blackjack"
+    assert isinstance(data["figures"]["player_edge"], float) and data["figures"]["strategy"]
