@@ -172,6 +172,13 @@ def test_a_full_round_settles_in_exact_chips():
     # ann 19 beats 17 with two tiles at 2: match 2*2*2 = 8; bob 18 with three tiles at 1: 9.
     assert d.settle(state) == {"bank": -17, "ann": 8, "bob": 9}
     assert all(held.face_up for hand in state.hands for held in hand.held)
+    text = d.describe(state)
+    assert "bank announced 17" in text and "bob +9" in text and "[5-5] [1-2] [2-3]" in text
+
+
+def test_an_unfinished_round_cannot_be_settled():
+    with pytest.raises(TableError, match="not over"):
+        d.settle(play(start(), "6-6 3-4"))
 
 
 def test_ties_go_to_the_banker_and_lower_hands_pay_their_stake():
