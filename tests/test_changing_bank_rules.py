@@ -57,6 +57,7 @@ def test_cards_are_drawn_uniformly_from_the_unseen_stock():
     outcomes = cb.chance_outcomes(state)
     assert len(outcomes) == 50
     assert all(p == Fraction(1, 50) for _, p in outcomes)
+    assert tuple(action.card for action, _ in outcomes) == cb.unseen_cards(state)
     assert cb.Draw(Card("3", "H")) not in [a for a, _ in outcomes]
     with pytest.raises(IllegalAction, match="3H"):
         cb.apply(state, cb.Draw(Card("3", "H")))

@@ -97,11 +97,9 @@ def _dealer_natural_chance(up: Card) -> float:
 def _finished(cards: tuple[Card, ...], up: Card) -> float:
     """Value per unit stake of a hand that takes no more cards: a bust, a bonus paid
     at once, or the showdown against the dealer's final hand."""
-    if game.hand_total(cards) > 21:
-        return -1.0
-    bonus = game.bonus_multiple(cards)
-    if bonus:
-        return float(bonus)
+    paid = game.paid_at_once(cards, 1)
+    if paid is not None:
+        return float(paid)
     return sum(q * game.showdown(cards, hand, 1) for _, hand, q in dealer_distribution(up))
 
 
@@ -191,8 +189,8 @@ def _hidden_card_hands(hand: game.Hand) -> list[tuple[tuple[Card, ...], float]]:
     options = []
     for card, p in _DRAWS:
         cards = (card,) + hand.cards[1:]
-        paid_already = (len(cards) == 2 and game.is_natural(cards)) or game.hand_total(cards) > 21
-        if not paid_already and not game.bonus_multiple(cards):
+        paid_already = (len(cards) == 2 and game.is_natural(cards)) or game.paid_at_once(cards, 1) is not None
+        if not paid_already:
             options.append((cards, p))
     mass = sum(p for _, p in options)
     return [(cards, p / mass) for cards, p in options]
@@ -253,8 +251,8 @@ def simulate(rounds: int = SIM_ROUNDS, seed: int = SIM_SEED) -> tuple[float, flo
         while not game.is_terminal(state):
             actor = game.current_actor(state)
             if actor == CHANCE:
-                cards = game.legal_actions(state)  # the engine's chance outcomes are all equally likely
-                action = cards[rng.randrange(len(cards))]
+                cards = game.unseen_cards(state)
+                action = game.Draw(cards[rng.randrange(len(cards))])
             elif actor == "dealer":
                 action = _dealer_by_rule(state)
             else:

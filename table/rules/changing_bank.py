@@ -126,11 +126,6 @@ def hand_total(cards: tuple[Card, ...]) -> int:
     return total
 
 
-def is_soft(cards: tuple[Card, ...]) -> bool:
-    total = sum(card.points for card in cards)
-    return total <= 11 and any(card.rank == "A" for card in cards)
-
-
 def is_natural(cards: tuple[Card, ...]) -> bool:
     return len(cards) == 2 and hand_total(cards) == 21
 
@@ -156,6 +151,16 @@ def bonus_multiple(cards: tuple[Card, ...]) -> int:
     if len(cards) >= CHARLIE_CARDS:
         return 2 ** (len(cards) - CHARLIE_CARDS + 1)
     return 0
+
+
+def paid_at_once(cards: tuple[Card, ...], stake: int) -> int | None:
+    """What a player's hand that has stopped is paid before the dealer plays: a bust
+    loses the stake, a bonus collects its multiple; None means it waits for the
+    showdown."""
+    if hand_total(cards) > 21:
+        return -stake
+    bonus = bonus_multiple(cards)
+    return bonus * stake if bonus else None
 
 
 def showdown(player: tuple[Card, ...], dealer: tuple[Card, ...], stake: int) -> int:
@@ -282,7 +287,7 @@ def legal_actions(state: State) -> tuple:
     if actor == TERMINAL:
         return ()
     if actor == CHANCE:
-        return tuple(Draw(card) for card in _live_pack(state).stock)
+        return tuple(Draw(card) for card in unseen_cards(state))
     if state.phase == DEALER:
         return (STAND, HIT) if _spare_cards(state) >= 1 else (STAND,)
     return _player_actions(state, state.hands[state.turn])
@@ -306,8 +311,8 @@ def _player_actions(state: State, hand: Hand) -> tuple:
 def chance_outcomes(state: State) -> tuple:
     if current_actor(state) != CHANCE:
         raise TableError("no card is due to be drawn now")
-    stock = _live_pack(state).stock
-    each = Fraction(1, len(stock))  # the stock is unseen, so every card is equally likely
+    stock = unseen_cards(state)
+    each = Fraction(1, len(stock))
     return tuple((Draw(card), each) for card in stock)
 
 
@@ -343,6 +348,11 @@ def _live_pack(state: State) -> Pack:
     return Pack(stock=pack.discards + (pack.burn,))
 
 
+def unseen_cards(state: State) -> tuple[Card, ...]:
+    """The cards the next draw may bring, each equally likely (the CHANCE outcomes)."""
+    return _live_pack(state).stock
+
+
 def _spare_cards(state: State) -> int:
     """Cards that can still be dealt this round beyond those already owed to split
     hands; a reshuffle costs one burned card."""
@@ -365,7 +375,8 @@ def _draw(state: State, card: Card) -> State:
     pack = _live_pack(state)
     if card not in pack.stock:
         raise IllegalAction(f"{card} is not among the unseen cards of the pack (suit needed; dealt or discarded cards cannot come again)")
-    pack = replace(pack, stock=tuple(c for c in pack.stock if c != card))
+    at = pack.stock.index(card)
+    pack = replace(pack, stock=pack.stock[:at] + pack.stock[at + 1:])
     if state.phase == FIND_BANKER:
         return _turn_up_for_banker(replace(state, pack=pack), card)
     if pack.burn is None:
@@ -448,13 +459,12 @@ def _finish_hand(state: State, index: int) -> State:
     hand waits for the dealer's showdown."""
     state = _with_hand(state, index, done=True)
     hand = state.hands[index]
-    total = hand_total(hand.cards)
-    if total > 21:
-        return _pay(state, index, -hand.stake, f"bust with {total}")
-    bonus = bonus_multiple(hand.cards)
-    if bonus:
-        return _pay(state, index, bonus * hand.stake, f"bonus {bonus}x for {_cards_text(hand.cards)}")
-    return state
+    amount = paid_at_once(hand.cards, hand.stake)
+    if amount is None:
+        return state
+    if amount < 0:
+        return _pay(state, index, amount, f"bust with {hand_total(hand.cards)}")
+    return _pay(state, index, amount, f"bonus {bonus_multiple(hand.cards)}x for {_cards_text(hand.cards)}")
 
 
 def _next_hand(state: State) -> State:
@@ -577,7 +587,7 @@ def parse_outcome(state: State, text: str) -> Draw:
     if current_actor(state) != CHANCE:
         raise IllegalAction("no card is due now; it is a player's or the dealer's decision")
     draw = Draw(parse_card(text, suit_required=True))
-    if draw.card not in _live_pack(state).stock:
+    if draw.card not in unseen_cards(state):
         raise IllegalAction(f"{draw.card} has already been dealt or discarded from this pack")
     return draw
 
