@@ -157,6 +157,7 @@ def test_after_each_hit_one_of_three_face_down_tiles_is_exposed():
     bob = state.hands[1]
     assert [held.face_up for held in bob.held] == [True, False, False]
     assert bob.face_down == tiles("1-2 2-3")
+    assert d.face_up_tiles(state) == {t("5-5")}  # all the camera may see
     assert state.step == "decide" and d.current_actor(state) == "bob"
     assert serial.loads(serial.dumps(state)) == state
 

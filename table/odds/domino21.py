@@ -235,7 +235,7 @@ def _player_gain(settings: rules.Settings, price: int, tiles: int, mine: Outcome
 
 def _unseen(state: rules.State, me: rules.Hand) -> tuple[Tile, ...]:
     """Tiles the decider cannot see: not in his hand, not face up anywhere."""
-    seen = set(me.tiles) | {held.tile for hand in state.hands for held in hand.held if held.face_up}
+    seen = set(me.tiles) | rules.face_up_tiles(state)
     return tuple(tile for tile in full_set() if tile not in seen)
 
 
@@ -273,13 +273,13 @@ def _player_values(state: rules.State, me: rules.Hand) -> tuple[float, float | N
     pool = _unseen(state, me)
     banker = state.hands[-1]
     bank = _final_outcomes(_face_up(banker), len(banker.face_down), pool, settings, draws=True)
-    chips = dict(state.bankrolls)[me.owner]
+    index = state.hands.index(me)
 
     def stand_value(size: int, mine: Outcome) -> float:
         return sum(chance * _player_gain(settings, me.price, size, mine, outcome) for outcome, chance in bank.items())
 
     def may_hit(size: int) -> bool:
-        return size <= rules.MAX_TILES and chips >= size * me.price
+        return size <= rules.MAX_TILES and rules.stake_allowed(state, index, size)
 
     return _best_play(me.tiles, pool, settings, stand_value, may_hit)
 

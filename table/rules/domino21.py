@@ -263,6 +263,11 @@ def in_play(state: State) -> frozenset[Tile]:
     return frozenset(tile for hand in state.hands for tile in hand.tiles)
 
 
+def face_up_tiles(state: State) -> frozenset[Tile]:
+    """What the overhead camera should see: every tile lying face up."""
+    return frozenset(held.tile for hand in state.hands for held in hand.held if held.face_up)
+
+
 def boneyard(state: State) -> tuple[Tile, ...]:
     taken = in_play(state)
     return tuple(tile for tile in full_set() if tile not in taken)
@@ -299,11 +304,11 @@ def _bankroll(state: State, account: str) -> int:
     return dict(state.bankrolls)[account]
 
 
-def _can_hit(state: State, index: int) -> bool:
+def stake_allowed(state: State, index: int, tiles: int) -> bool:
+    """Whether hand `index` may grow to `tiles` tiles as far as money goes: the
+    player's bankroll covers the stake and (under limit-hits) the bank still covers
+    every pot. The banker's own tiles cost nothing."""
     hand = state.hands[index]
-    tiles = len(hand.held) + 1
-    if tiles > MAX_TILES or not boneyard(state):
-        return False
     if hand.owner == state.banker:
         return True
     if _bankroll(state, hand.owner) < tiles * hand.price:
@@ -313,6 +318,11 @@ def _can_hit(state: State, index: int) -> bool:
     pots = sum(banker_match(state.settings, other.price, len(other.held))
                for i, other in enumerate(state.hands[:-1]) if i != index)
     return pots + banker_match(state.settings, hand.price, tiles) <= _bankroll(state, state.banker)
+
+
+def _can_hit(state: State, index: int) -> bool:
+    tiles = len(state.hands[index].held) + 1
+    return tiles <= MAX_TILES and bool(boneyard(state)) and stake_allowed(state, index, tiles)
 
 
 def legal_actions(state: State) -> tuple:
