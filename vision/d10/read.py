@@ -16,6 +16,7 @@ from vision.d10.find import die_blobs
 from vision.types import D10, TableRead, Unreadable
 
 READ_SCORE, READ_MARGIN = 0.72, 0.06
+MIN_ELONGATION, MAX_AXIS_GAP = 1.1, 25.0
 INK_CONTRAST = 40  # Lab lightness between a die's body and its printed numbers
 DIGIT_LIKE = 0.62  # below this the central mark is not taken for a digit at all
 
@@ -28,7 +29,10 @@ def _ink_layers(crop: np.ndarray, inside: np.ndarray) -> list[list[np.ndarray]]:
     h, w = inside.shape
     middle = np.zeros_like(inside)
     cv2.circle(middle, (w // 2, h // 2), max(2, min(w, h) // 4), 1, -1)
-    body = int(np.median(lab_l[(middle & inside) > 0]))
+    centre = lab_l[(middle & inside) > 0]
+    if centre.size == 0:
+        return []
+    body = int(np.median(centre))
     layers = []
     for ink in ((lab_l > body + INK_CONTRAST), (lab_l < body - INK_CONTRAST)):
         ink = (ink & (inside > 0)).astype(np.uint8)
@@ -75,6 +79,34 @@ def _central_digit(parts: list[np.ndarray], size: float) -> tuple[np.ndarray, li
     return digit, others
 
 
+def _axis_degrees(points_xy: np.ndarray) -> tuple[float, float]:
+    """(direction of the long axis in degrees modulo 180, long/short spread ratio)."""
+    cov = np.cov(points_xy.T.astype(np.float64))
+    vals, vecs = np.linalg.eigh(cov)
+    vx, vy = vecs[:, 1]
+    return float(np.degrees(np.arctan2(vy, vx)) % 180), float(np.sqrt(vals[1] / max(vals[0], 1e-9)))
+
+
+def along_kite(inside: np.ndarray, digit: np.ndarray) -> bool:
+    """A d10 resting on a face is seen from above wider across its top kite than along it
+    (the side faces splay out), and its number is printed along the kite; a d6 is square.
+    So the die must be elongated and the digit stand across that elongation."""
+    die_angle, die_ratio = _axis_degrees(np.argwhere(inside)[:, ::-1])
+    digit_angle, _ = _axis_degrees(np.argwhere(digit)[:, ::-1])
+    apart = abs((die_angle - digit_angle + 90) % 180 - 90)
+    return die_ratio >= MIN_ELONGATION and apart >= 90 - MAX_AXIS_GAP
+
+
+def shows_pips(layers: list[list[np.ndarray]], size: float) -> bool:
+    """Two or more like-sized round dots in either polarity: the face of a d6 (glossy dice
+    also throw thin highlights, which is why the digit's own layer is not enough)."""
+    for layer in layers:
+        dots = sorted(p.sum() for p in layer if _extent(p) >= 0.08 * size and _pip_like(p))
+        if any(b <= 2.0 * a for a, b in zip(dots, dots[1:])):
+            return True
+    return False
+
+
 def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | None:
     x, y, w, h = cv2.boundingRect(contour)
     crop = frame_bgr[y : y + h, x : x + w]
@@ -84,10 +116,15 @@ def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | N
     if inside.sum() < 50:
         return None
     size = float(max(w, h))
+    layers = _ink_layers(crop, inside)
+    if shows_pips(layers, size):
+        return None
     best = None
-    for layer in _ink_layers(crop, inside):
+    for layer in layers:
         found = _central_digit(layer, size)
         if found is None:
+            continue
+        if not along_kite(inside, found[0]):
             continue
         label, score, margin, angle = glyph.match_digit(found[0])
         if label is not None and (best is None or score > best[1]):
