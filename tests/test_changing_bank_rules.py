@@ -6,6 +6,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings as hypothesis_settings, strategies as st
 
 from table import serial
 from table.errors import BadBet, BadValue, IllegalAction, TableError
@@ -259,6 +260,8 @@ def test_a_pack_that_is_not_one_whole_pack_is_refused():
         start(pack=cb.Pack(stock=full_pack()[:-1]))
     with pytest.raises(BadValue):
         start(pack=cb.Pack(stock=full_pack()[1:], discards=full_pack()[:1]))
+    with pytest.raises(BadValue):
+        start(pack=full_pack())
 
 
 # ------------------------------------------------------------------ first banker
@@ -358,3 +361,42 @@ def test_a_chained_session_keeps_one_pack_and_conserves_chips():
         cb.new_round(cb.Settings(), SEATS, bankrolls, {}, banker=banker, pack=pack)  # the pack stays whole
     assert sum(bankrolls.values()) == 300 and min(bankrolls.values()) >= 0
     assert pack.burn is not None and pack.discards
+
+
+def cards_everywhere(state):
+    pack = state.pack
+    on_table = [card for hand in state.hands for card in hand.cards] + list(state.dealer)
+    return list(pack.stock) + list(pack.discards) + ([pack.burn] if pack.burn else []) + on_table
+
+
+@hypothesis_settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 7),
+    chips=st.lists(st.integers(0, 40), min_size=7, max_size=7),
+    options=st.tuples(st.booleans(), st.booleans(), st.booleans(), st.integers(1, 4)),
+)
+def test_random_sessions_keep_one_whole_pack_and_never_overdraw(seed, players, chips, options):
+    aces_one, das, tens, max_hands = options
+    settings = cb.Settings(split_aces_one_card=aces_one, double_after_split=das, split_ten_values=tens, max_hands=max_hands)
+    rng = random.Random(seed)
+    seats = tuple(f"p{i}" for i in range(players))
+    bankrolls = dict(zip(seats, chips))
+    banker, pack = None, None
+    for _ in range(8):
+        bets = cb.auto_bets(settings, seats, bankrolls, rng)
+        state = cb.new_round(settings, seats, bankrolls, bets, banker=banker, pack=pack)
+        while not cb.is_terminal(state):
+            assert cb.current_actor(state) == CHANCE or cb.legal_actions(state)
+            state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+            if state.phase != cb.FIND_BANKER:
+                everything = cards_everywhere(state)
+                assert len(everything) == 52 and set(everything) == set(full_pack())
+                paid_out = sum(hand.result for hand in state.hands if hand.result is not None)
+                assert paid_out <= bankrolls[state.banker]  # the bank never pays more than it holds
+        net = cb.settle(state)
+        assert sum(net.values()) == 0
+        for seat, delta in net.items():
+            bankrolls[seat] += delta
+            assert bankrolls[seat] >= 0
+        banker, pack = cb.next_banker(state), cb.next_pack(state)

@@ -244,6 +244,8 @@ def _within_limits(settings: Settings, stake: object, who: str = "") -> int:
 
 
 def _check_pack(pack: Pack) -> None:
+    if not isinstance(pack, Pack):
+        raise BadValue(f"a pack is a changing_bank.Pack, not {type(pack).__name__}")
     cards = pack.stock + pack.discards + ((pack.burn,) if pack.burn is not None else ())
     if len(cards) != len(_WHOLE_PACK) or set(cards) != _WHOLE_PACK:
         raise BadValue("a pack must hold each of the 52 cards exactly once")
