@@ -51,6 +51,8 @@ def test_deal_order_burns_first_then_one_round_down_and_one_up():
     assert state.dealer == (Card("5", "H"), Card("8", "H"))
     assert cb.current_actor(state) == "bob"
     assert cb.legal_actions(state) == (cb.STAND, cb.HIT, cb.DOUBLE)
+    assert "?? 8H" in cb.describe(state) and "5H" not in cb.describe(state)  # hole card face down
+    assert "5H 8H" in cb.describe(play(state, cb.STAND, cb.STAND))  # turned up for the dealer's turn
 
 
 def test_cards_are_drawn_uniformly_from_the_unseen_stock():

@@ -573,7 +573,10 @@ def describe(state: State) -> str:
     pack = state.pack
     lines = [f"Banker {state.banker}; pack: {len(pack.stock)} unseen, burned {pack.burn or '-'}, {len(pack.discards)} discards"]
     dealer = state.dealer
-    lines.append(f"  dealer  {_cards_text(dealer)}" + (f"  ({hand_total(dealer)})" if dealer else ""))
+    if state.phase in (DEAL, PLAY) and dealer:  # the hole card stays face down while players play
+        lines.append("  dealer  ?? " + _cards_text(dealer[1:]))
+    else:
+        lines.append(f"  dealer  {_cards_text(dealer)}" + (f"  ({hand_total(dealer)})" if dealer else ""))
     for index, hand in enumerate(state.hands):
         marker = ">" if state.phase == PLAY and index == state.turn else " "
         paid = f"  {hand.result:+d} {hand.note}" if hand.result is not None else ""
