@@ -121,6 +121,11 @@ class Canvas:
         left_w = round((row.w - gap) * share)
         return pygame.Rect(row.left, row.top, left_w, row.h), pygame.Rect(row.left + left_w + gap, row.top, row.w - left_w - gap, row.h)
 
+    def fits(self, text: str, box: pygame.Rect, size: float, wrap: bool = False, min_size: float = theme.MIN_TEXT) -> bool:
+        """Whether text would be drawn whole (not cut) in box."""
+        wanted = self.px(size)
+        return not fit(text, box.w, box.h, wanted, min(wanted, self.px(min_size)), wrap)[2]
+
     def text(
         self,
         text: str,

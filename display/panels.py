@@ -11,7 +11,7 @@ import pygame
 
 from display import theme
 from display.buttons import FOOTER
-from display.canvas import Canvas
+from display.canvas import Canvas, natural_width
 from display.items import ASPECT, GAP, draw_hand
 from table.view import Hand, Seat, TableView
 
@@ -131,22 +131,34 @@ def bets_text(seat: Seat) -> str:
     return "  ".join(f"{bet.label} {bet.chips}" for bet in seat.bets) or seat.role.upper() or "no bet"
 
 
-def hands_row(canvas: Canvas, seat: Seat, rect: pygame.Rect, captions: bool = True) -> None:
-    """Each hand side by side; with several hands each gets its own caption below it."""
+def hands_row(canvas: Canvas, seat: Seat, rect: pygame.Rect, captions: pygame.Rect | None = None) -> None:
+    """Each hand side by side, widths by how many pieces it holds; with a captions
+    row, each hand's label and total is written under its own pieces."""
     if not seat.hands:
         draw_chip_stacks(canvas, [bet.chips for bet in seat.bets], rect)
         return
-    for hand, cell in zip(seat.hands, split_columns(rect, tuple(hand_units(hand) for hand in seat.hands))):
-        cell = cell.inflate(-rect.h // 8, 0)
-        if captions and len(seat.hands) > 1:
-            cell, caption = split_rows(cell, (0.64, 0.36))
-            canvas.text(hand_caption(hand), caption, theme.SMALL, theme.WHITE, align="center", wrap=True)
-        draw_hand(canvas, hand, cell)
+    widths = hand_widths(canvas, seat.hands, rect.w)
+    for hand, cell in zip(seat.hands, split_columns(rect, widths)):
+        draw_hand(canvas, hand, cell.inflate(-rect.h // 8, 0))
+    if captions is None:
+        return
+    for hand, cell in zip(seat.hands, split_columns(captions, widths)):
+        cell = cell.inflate(-canvas.px(0.02), 0)
+        words = hand_caption(hand)
+        if hand.total and not canvas.fits(words, cell, theme.SMALL, wrap=True):
+            words = hand.total  # a narrow cell keeps the figure and drops the label
+        canvas.text(words, cell, theme.SMALL, theme.WHITE, align="center", wrap=True)
 
 
-def hand_units(hand: Hand) -> float:
-    """How much width a hand wants: its pieces, but room for a caption even when empty."""
-    return max(2.5, sum(ASPECT[item.kind] + GAP for item in hand.items))
+def hand_widths(canvas: Canvas, hands: tuple[Hand, ...], width: int) -> tuple[float, ...]:
+    """Every hand first gets room for its shortest caption (the total, else the label)
+    at the smallest text size; what is left is shared by how many pieces each holds."""
+    floors = [natural_width(hand.total or hand.label, canvas.px(theme.MIN_TEXT)) + canvas.px(0.03) for hand in hands]
+    pieces = [sum(ASPECT[item.kind] + GAP for item in hand.items) for hand in hands]
+    spare = width - sum(floors)
+    if spare <= 0 or not sum(pieces):
+        return tuple(floor + max(spare, 0) / len(hands) for floor in floors) if spare > 0 else tuple(floors)
+    return tuple(floor + spare * share / sum(pieces) for floor, share in zip(floors, pieces))
 
 
 def split_columns(rect: pygame.Rect, weights: tuple[float, ...]) -> list[pygame.Rect]:
@@ -179,18 +191,21 @@ def draw_seat(canvas: Canvas, seat: Seat, rect: pygame.Rect) -> None:
         canvas.text(totals, total, theme.SMALL, theme.WHITE)
         canvas.text(status, state, theme.SMALL, theme.GOLD if seat.is_turn else theme.MUTED)
         pieces = pygame.Rect(words.right, inner.top, inner.right - words.right, inner.h)
-        hands_row(canvas, seat, pieces.inflate(0, -pieces.h // 10), captions=False)
+        hands_row(canvas, seat, pieces.inflate(0, -pieces.h // 10))
         return
     name, bets, hands, bottom = split_rows(inner, (0.22, 0.17, 0.41, 0.2))
     seat_header(canvas, seat, name)
-    canvas.text(bets_text(seat), bets, theme.SMALL, theme.WHITE)
-    if len(seat.hands) > 1:  # captions go under each hand; the bottom row is the status alone
-        hands.h += bottom.h // 2
-        bottom.top += bottom.h // 2
-        bottom.h -= bottom.h // 2
-    hands_row(canvas, seat, hands.inflate(0, -hands.h // 10))
-    left, right = canvas.split(bottom, totals, status, theme.SMALL)
-    canvas.text(totals, left, theme.SMALL, theme.WHITE)
+    wager = bets_text(seat)
+    left, right = canvas.split(bets, wager, status, theme.SMALL)
+    if len(seat.hands) == 1 and not (canvas.fits(wager, left, theme.SMALL) and canvas.fits(status, right, theme.SMALL)):
+        # many bets: they get the whole row, the status shares the bottom row with the total
+        canvas.text(wager, bets, theme.SMALL, theme.WHITE)
+        hands_row(canvas, seat, hands.inflate(0, -hands.h // 10))
+        left, right = canvas.split(bottom, totals, status, theme.SMALL)
+        canvas.text(totals, left, theme.SMALL, theme.WHITE)
+    else:
+        canvas.text(wager, left, theme.SMALL, theme.WHITE)
+        hands_row(canvas, seat, hands.inflate(0, -hands.h // 10), captions=bottom)
     canvas.text(status, right, theme.SMALL, theme.GOLD if seat.is_turn else theme.MUTED, align="right")
 
 

@@ -92,7 +92,7 @@ def results(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float)
         else:
             seat_header(canvas, seat, rows[0])
         if seat is not None and seat.hands:
-            hands_row(canvas, seat, rows[1], captions=False)
+            hands_row(canvas, seat, rows[1])
         outcome_line(canvas, result, round(result.net * eased), rows[2])
         detail = result.detail or (hand_caption(seat.hands[0]) if seat and seat.hands else "")
         canvas.text(detail, rows[3], theme.SMALL, theme.MUTED, align="center")
