@@ -12,7 +12,7 @@ import pytest
 from table.errors import TableError
 from table.odds import changing_bank as odds
 from table.rules import changing_bank as cb
-from table.rules.cards import Card, parse_card
+from table.rules.cards import parse_card
 
 # Dealer bust chance by up card, infinite deck, stands on soft 17, before any peek
 # for a natural (widely published; e.g. the Wizard of Odds dealer tables).
