@@ -21,6 +21,8 @@ MARGIN = int(0.12 * S)  # bevel and rounded corners: no pips there
 DIVIDER_BAND = int(0.1 * S)
 SPINNER_R = int(0.13 * S)
 FLOOR = 14.0  # weakest mark (colour distance, Lab units) that can be a pip
+DIVIDER_MIN = 5.0  # weakest divider line, averaged along its length
+_LAB_UNITS = np.array([100 / 255, 1.3, 1.3], np.float32)  # 8-bit Lab to Lab, chroma weighted
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))
 
 
@@ -39,17 +41,17 @@ NOT_A_TILE = FaceRead(None, False, "marks but no divider line: not a domino", 0.
 
 def read_face(tile_bgr: np.ndarray) -> FaceRead:
     """Read a canonical (S x 2S) tile image."""
-    marks = _mark_strength(tile_bgr)
+    marks = mark_strength(tile_bgr)
     zone = _pip_zone()
     divider = _divider_strength(marks)
     strongest = float(np.percentile(marks[zone], 99.7))
     if strongest < FLOOR:
-        if divider < FLOOR:
+        if divider < DIVIDER_MIN:
             return FaceRead(None, True, "", 0.9)
         return FaceRead((0, 0), False, "", 0.8)
     threshold = max(FLOOR, 0.35 * strongest)
     blobs = _blobs(marks, zone, threshold)
-    if divider < max(FLOOR * 0.7, 0.15 * strongest):
+    if divider < max(DIVIDER_MIN, 0.1 * strongest):
         if strongest < 2.5 * FLOOR:
             return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
         return NOT_A_TILE
@@ -68,11 +70,12 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     return FaceRead((halves[0], halves[1]), False, "", round(min(fits) * contrast, 3))
 
 
-def _mark_strength(tile_bgr: np.ndarray) -> np.ndarray:
-    lab = cv2.cvtColor(tile_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
-    inner = lab[MARGIN:-MARGIN, MARGIN:-MARGIN].reshape(-1, 3)
-    body = np.median(inner, axis=0)
-    distance = np.linalg.norm((lab - body) * np.array([1.0, 1.3, 1.3], np.float32), axis=-1)
+def mark_strength(tile_bgr: np.ndarray) -> np.ndarray:
+    """How far each pixel stands out of the tile's body colour, at pip scale."""
+    lab = cv2.cvtColor(tile_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    body = np.median(lab[MARGIN:-MARGIN:2, MARGIN:-MARGIN:2].reshape(-1, 3), axis=0)
+    diff = (lab - body) * _LAB_UNITS
+    distance = np.sqrt((diff * diff).sum(axis=-1))
     # Keep only what is small: a pip or line stands out of its surroundings, a broad
     # glare or shadow does not.
     return distance - cv2.morphologyEx(distance, cv2.MORPH_OPEN, _KERNEL)
@@ -86,42 +89,49 @@ def _pip_zone() -> np.ndarray:
 
 
 def _divider_strength(marks: np.ndarray) -> float:
-    """How strongly a line runs across the tile's middle, away from the spinner."""
+    """How strongly a line runs across the tile's middle, away from the spinner.
+
+    Marks are averaged down each column, so a faint groove that is one or two pixels
+    wide still stands out of the noise, while a pip (short) adds little."""
     rows = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
-    # Per row the strongest mark in the band, then a high percentile over rows: glare
-    # may wash out part of the line, a pip never lies along it.
-    across = marks[rows, S - DIVIDER_BAND:S + DIVIDER_BAND].max(axis=1)
-    return float(np.percentile(across, 40))
+    profile = marks[rows].mean(axis=0)
+    band = profile[S - DIVIDER_BAND:S + DIVIDER_BAND].max()
+    elsewhere = np.r_[MARGIN:S - DIVIDER_BAND, S + DIVIDER_BAND:2 * S - MARGIN]
+    return float(band - np.percentile(profile[elsewhere], 25))
 
 
 def _blobs(marks, zone, threshold):
     """Centres of pip-like marks, or a reason why the marks are not clean pips."""
     binary = ((marks > threshold) & zone).astype(np.uint8)
-    count, _, stats, centres = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    keep = areas >= 6
-    if not keep.any():
-        return []
-    areas, boxes, centres = areas[keep], stats[1:][keep], centres[1:][keep]
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    boxes, centres = stats[1:], centres[1:]
+    keep = boxes[:, cv2.CC_STAT_AREA] >= 4
     # Ends of a slightly skewed divider poke out of its band, and a loosely fitted
     # outline lets the tile's own edge into the zone as a stripe along its border;
     # no pip sits on the divider or lies flat along the edge.
     x0, y0, w, h = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
-    on_top_or_bottom = ((y0 <= MARGIN) | (y0 + h >= S - MARGIN)) & (w >= 2 * h)
-    on_ends = ((x0 <= MARGIN) | (x0 + w >= 2 * S - MARGIN)) & (h >= 2 * w)
-    off_line = np.abs(centres[:, 0] - S) > 0.15 * S
-    keep = off_line & ~on_top_or_bottom & ~on_ends
-    areas, boxes, centres = areas[keep], boxes[keep], centres[keep]
-    if not len(areas):
+    keep &= ~(((y0 <= MARGIN) | (y0 + h >= S - MARGIN)) & (w >= 2 * h))
+    keep &= ~(((x0 <= MARGIN) | (x0 + w >= 2 * S - MARGIN)) & (h >= 2 * w))
+    keep &= np.abs(centres[:, 0] - S) > 0.15 * S
+    if not keep.any():
         return []
+    boxes, centres = boxes[keep], centres[keep]
+    # A pip's size is measured at half its own strength, so glare that dims some pips
+    # does not make them look smaller than the rest.
+    areas = np.array([_own_area(marks, labels, i) for i in np.flatnonzero(keep) + 1])
     if areas.max() > 0.05 * S * S:
         return "a mark far too big for a pip (glare or dirt?)"
-    if areas.max() > 3.5 * areas.min():
+    if areas.max() > 3.0 * areas.min():
         return "marks of very different sizes on one tile"
     sides = boxes[:, 2:4]
     if (sides.max(axis=1) > 2.2 * sides.min(axis=1)).any():
         return "an elongated mark that is no pip"
     return [tuple(c) for c in centres]
+
+
+def _own_area(marks, labels, label) -> int:
+    values = marks[labels == label]
+    return int((values >= 0.5 * values.max()).sum())
 
 
 def _match(points: np.ndarray) -> tuple[int | None, float]:

@@ -13,7 +13,7 @@ from collections import defaultdict
 import cv2
 import numpy as np
 
-from vision.dominoes import face, segment
+from vision.dominoes import face, pairs, segment
 from vision.dominoes.layout import tile_key
 from vision.image_io import NotAnImage
 from vision.types import Domino, FaceDown, TableRead, Unreadable
@@ -38,8 +38,18 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     die_px = None if calibration is None or calibration.die_px is None \
         else calibration.die_px * scale
     found: list = []
+    squares = []
     for outline in segment.outlines(work, fg):
-        found.extend(_read_outline(work, outline, die_px))
+        if outline.fill >= MIN_FILL and 0.85 <= outline.aspect <= 1.18:
+            squares.append(outline)
+        else:
+            found.extend(_read_outline(work, outline, die_px))
+    # A square blob is taken for two tiles side by side only when tiles of half its
+    # side were read in this very frame: a die is square too, and has no such company.
+    sizes = [np.linalg.norm(c[2] - c[1]) for c, read in found if read.halves or read.face_down]
+    for outline in squares:
+        if sizes and abs(outline.short / 2 / np.median(sizes) - 1) < 0.2:
+            found.extend(_read_square(work, outline.rect))
     return _as_table_read(found, 1.0 / scale)
 
 
@@ -63,9 +73,8 @@ def _read_outline(frame, outline: segment.Outline, die_px):
     if outline.fill < MIN_FILL:
         return []
     if 2 * TILE_ASPECT[0] <= aspect <= 2 * TILE_ASPECT[1]:
-        return [r for half in _split(outline.rect, along=True) for r in _read_tight(frame, half, outline.fill)]
-    if 0.85 <= aspect <= 1.18 and _looks_like_two_tiles(frame, outline):
-        return _read_square(frame, outline.rect)
+        halves = pairs.split_end_to_end(frame, _corners(outline.rect))
+        return [r for half in halves for r in _read_tight(frame, half, outline.fill)]
     return []
 
 
@@ -85,8 +94,12 @@ def _read_tight(frame, rect, fill):
     return []
 
 
+def _corners(rect) -> np.ndarray:
+    return _long_side_first(cv2.boxPoints(rect).astype(np.float32))
+
+
 def _read_rect(frame, rect):
-    corners = _long_side_first(cv2.boxPoints(rect).astype(np.float32))
+    corners = _corners(rect)
     target = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
     m = cv2.getPerspectiveTransform(corners, target)
     tile = cv2.warpPerspective(frame, m, (2 * face.S, face.S), flags=cv2.INTER_AREA,
@@ -101,32 +114,17 @@ def _long_side_first(pts: np.ndarray) -> np.ndarray:
     return pts
 
 
-def _split(rect, along: bool):
-    """Two tile rectangles making up a blob of two touching tiles."""
-    (cx, cy), (w, h), angle = rect
-    rad = math.radians(angle)
-    axis = np.array([math.cos(rad), math.sin(rad)])
-    long_is_w = w >= h
-    if along == long_is_w:
-        offset, size = axis * w / 4, (w / 2, h)
-    else:
-        offset, size = np.array([-axis[1], axis[0]]) * h / 4, (w, h / 2)
-    return [((cx + s * offset[0], cy + s * offset[1]), size, angle) for s in (-1, 1)]
-
-
-def _looks_like_two_tiles(frame, outline) -> bool:
-    """A square blob is two tiles only if each half, read as a tile, shows a face."""
-    halves = [_read_rect(frame, r)[1] for r in _split(outline.rect, along=True)]
-    crosswise = [_read_rect(frame, r)[1] for r in _split(outline.rect, along=False)]
-    return any(all(f.halves is not None for f in pair) for pair in (halves, crosswise))
-
-
 def _read_square(frame, rect):
-    """Two tiles side by side with no seam between them read two ways (the seam and
-    the two dividers form the same cross), so they are refused, never split by guess."""
-    corners = cv2.boxPoints(rect).astype(np.float32)
-    return [(corners, face.FaceRead(None, False, "two tiles side by side without a visible "
-                                    "seam: cannot tell which way they lie", 0.0))]
+    """Two tiles side by side, parted along their seam, or refused if it is not seen."""
+    tight, fill = segment.tighten(frame, rect, aspect=1.0)
+    if fill >= MIN_FILL and 0.85 <= tight[1][0] / max(tight[1][1], 1e-6) <= 1.18:
+        rect = tight
+    halves = pairs.split_side_by_side(frame, _corners(rect))
+    if halves is None:
+        corners = cv2.boxPoints(rect).astype(np.float32)
+        return [(corners, face.FaceRead(None, False, "two tiles side by side without a "
+                                        "visible seam: cannot tell which way they lie", 0.0))]
+    return [_read_rect(frame, half) for half in halves]
 
 
 def _as_table_read(found, back: float) -> TableRead:

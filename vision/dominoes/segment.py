@@ -139,19 +139,20 @@ def _distinct(found: list[Outline]) -> list[Outline]:
     return kept
 
 
-def tighten(frame: np.ndarray, rect, short_px: int = 40):
+def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     """The rectangle of the tile's own body inside a loosely fitted one, and how
     fully the body fills it.
 
     The table mask may hold a drop shadow or a blurred fringe; the tile's body is one
     colour (apart from its marks), so keeping the pixels of that colour and refitting
-    gives the outline the pips are measured against. Returns the rect unchanged (with
+    gives the outline the pips are measured against. `aspect` is what the body is
+    expected to be (2 for a tile, 1 for two side by side). Returns the rect unchanged (with
     fill 1) when the body does not stand out from its surroundings."""
     (cx, cy), (w, h), angle = rect
     if w < h:
         w, h, angle = h, w, angle + 90
     pad = 1.3
-    size = (int(2 * short_px * pad), int(short_px * pad))
+    size = (int(max(aspect, w / max(h, 1e-6)) * short_px * pad), int(short_px * pad))
     scale = short_px / max(h, 1e-6)
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     m[:, 2] += np.array([size[0] / 2 - cx, size[1] / 2 - cy])
