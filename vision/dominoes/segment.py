@@ -169,6 +169,11 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     if outside < 20:  # body and surroundings alike: nothing to tighten against
         return rect, 1.0
     body_mask = (distance < outside / 2).astype(np.uint8) * 255
+    # Only ever shrink: a touching neighbour of the same colour is not this tile.
+    loose = cv2.transform(cv2.boxPoints(((cx, cy), (w * 1.04, h * 1.04), angle))[None], m)
+    limit = np.zeros_like(body_mask)
+    cv2.fillPoly(limit, [np.round(loose[0]).astype(np.int32)], 255)
+    body_mask &= limit
     body_mask = cv2.morphologyEx(body_mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
     # The body is the region filling the middle (its very centre is the divider).
