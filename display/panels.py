@@ -138,7 +138,9 @@ def hands_row(canvas: Canvas, seat: Seat, rect: pygame.Rect, captions: pygame.Re
         draw_chip_stacks(canvas, [bet.chips for bet in seat.bets], rect)
         return
     widths = hand_widths(canvas, seat.hands, rect.w)
-    for hand, cell in zip(seat.hands, split_columns(rect, widths)):
+    for index, (hand, cell) in enumerate(zip(seat.hands, split_columns(rect, widths))):
+        if index:  # a split or several hands: a rule between them shows where each ends
+            pygame.draw.line(canvas.surface, theme.MUTED, (cell.left, cell.top), (cell.left, cell.bottom), max(1, canvas.px(0.004)))
         draw_hand(canvas, hand, cell.inflate(-rect.h // 8, 0))
     if captions is None:
         return
@@ -181,16 +183,17 @@ def draw_seat(canvas: Canvas, seat: Seat, rect: pygame.Rect) -> None:
     inner = panel(canvas, rect, 1.0 if seat.is_turn else 0.0)
     status = seat.status or ("YOUR TURN" if seat.is_turn else "")
     totals = hand_caption(seat.hands[0]) if len(seat.hands) == 1 else ""
-    if inner.w >= 2.4 * inner.h:  # wide and short: words left, pieces right
-        words = pygame.Rect(inner.left, inner.top, inner.w // 2, inner.h)
-        name, bets, total, state = split_rows(words, (1.2, 1, 1, 1))
+    if inner.w >= 2.4 * inner.h:  # wide and short: name across the top, then words left, pieces right
+        name, rest = split_rows(inner, (0.27, 0.73))
         seat_header(canvas, seat, name)
+        words = pygame.Rect(rest.left, rest.top, rest.w * 9 // 20, rest.h)
+        bets, total, state = split_rows(words, (1, 1, 1))
         canvas.text(bets_text(seat), bets, theme.SMALL, theme.WHITE)
         if len(seat.hands) > 1:  # no room for a caption under each hand: totals left to right
             totals = "totals " + " / ".join(hand.total or "-" for hand in seat.hands)
         canvas.text(totals, total, theme.SMALL, theme.WHITE)
         canvas.text(status, state, theme.SMALL, theme.GOLD if seat.is_turn else theme.MUTED)
-        pieces = pygame.Rect(words.right, inner.top, inner.right - words.right, inner.h)
+        pieces = pygame.Rect(words.right, rest.top, rest.right - words.right, rest.h)
         hands_row(canvas, seat, pieces.inflate(0, -pieces.h // 10))
         return
     name, bets, hands, bottom = split_rows(inner, (0.22, 0.17, 0.41, 0.2))
