@@ -363,6 +363,11 @@ def _spare_cards(state: State) -> int:
     return reachable - sum(1 for hand in state.hands if len(hand.cards) < 2)
 
 
+def carry_over(state: State) -> dict:
+    """The same pack goes on: this round's cards under the burned card."""
+    return {"pack": next_pack(state)}
+
+
 def next_pack(state: State) -> Pack:
     """The pack for the next round: this round's cards go face up under the burned card."""
     if not is_terminal(state):
