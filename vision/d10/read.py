@@ -15,10 +15,13 @@ from vision.d10 import glyph
 from vision.d10.find import die_blobs
 from vision.types import D10, TableRead, Unreadable
 
-READ_SCORE, READ_MARGIN = 0.72, 0.06
-MIN_ELONGATION, MAX_AXIS_GAP = 1.1, 25.0
+READ_MARGIN = 0.06  # a digit this little ahead of every other is reported unreadable
+MIN_ELONGATION, MAX_AXIS_GAP = 1.1, 30.0
 INK_CONTRAST = 40  # Lab lightness between a die's body and its printed numbers
-DIGIT_LIKE = 0.62  # below this the central mark is not taken for a digit at all
+# Below these scores the central mark is not taken for a digit at all. A lone bar ("1")
+# is what glossy highlights and merged d6 pips most often resemble, so it must match better.
+DIGIT_LIKE = {"1": 0.88}
+DIGIT_LIKE_ANY = 0.8
 
 
 def _ink_layers(crop: np.ndarray, inside: np.ndarray) -> list[list[np.ndarray]]:
@@ -47,11 +50,12 @@ def _box(contour: np.ndarray) -> tuple[float, float, float, float]:
 
 
 def _pip_like(part: np.ndarray) -> bool:
-    """A filled near-round dot, as on a d6, not a digit stroke."""
-    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=cv2.contourArea)
-    area, perimeter = cv2.contourArea(contour), cv2.arcLength(contour, True)
-    return perimeter > 0 and 4 * np.pi * area / perimeter**2 > 0.78 and glyph.holes(part) == 0
+    """A filled roundish dot, as on a d6, not a digit stroke: it fills most of its
+    enclosing circle and has no hole. (Perimeter-based roundness is too coarse for the
+    few-pixel pips of a frame.)"""
+    points = cv2.findNonZero(part)
+    (_, _), radius = cv2.minEnclosingCircle(points)
+    return float(part.sum()) / (np.pi * max(radius, 0.5) ** 2) > 0.55 and glyph.holes(part) == 0
 
 
 def _extent(part: np.ndarray) -> int:
@@ -87,12 +91,13 @@ def _axis_degrees(points_xy: np.ndarray) -> tuple[float, float]:
     return float(np.degrees(np.arctan2(vy, vx)) % 180), float(np.sqrt(vals[1] / max(vals[0], 1e-9)))
 
 
-def along_kite(inside: np.ndarray, digit: np.ndarray) -> bool:
+def along_kite(inside: np.ndarray, upright_turn: float) -> bool:
     """A d10 resting on a face is seen from above wider across its top kite than along it
     (the side faces splay out), and its number is printed along the kite; a d6 is square.
-    So the die must be elongated and the digit stand across that elongation."""
+    So the die must be elongated and the digit, as it reads upright, stand across that."""
     die_angle, die_ratio = _axis_degrees(np.argwhere(inside)[:, ::-1])
-    digit_angle, _ = _axis_degrees(np.argwhere(digit)[:, ::-1])
+    a = np.radians(upright_turn)
+    digit_angle = float(np.degrees(np.arctan2(np.cos(a), -np.sin(a))) % 180)
     apart = abs((die_angle - digit_angle + 90) % 180 - 90)
     return die_ratio >= MIN_ELONGATION and apart >= 90 - MAX_AXIS_GAP
 
@@ -124,17 +129,17 @@ def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | N
         found = _central_digit(layer, size)
         if found is None:
             continue
-        if not along_kite(inside, found[0]):
-            continue
         label, score, margin, angle = glyph.match_digit(found[0])
+        if label is not None and not along_kite(inside, angle):
+            continue
         if label is not None and (best is None or score > best[1]):
             best = (label, score, margin, angle, found)
-    if best is None or best[1] < DIGIT_LIKE:
+    if best is None or best[1] < DIGIT_LIKE.get(best[0], DIGIT_LIKE_ANY):
         return None
     label, score, margin, angle, (digit, others) = best
     centre = (float(x + w / 2), float(y + h / 2))
     box = _box(contour)
-    if score < READ_SCORE or margin < READ_MARGIN:
+    if margin < READ_MARGIN:
         return Unreadable("d10", centre, f"number unclear (best {label} {score:.2f}, margin {margin:.2f})", box)
     if label in ("6", "9"):
         side = glyph.marker_side(digit, others, angle)
