@@ -113,12 +113,21 @@ def _blobs(marks, zone, threshold):
     keep &= ~(((y0 <= MARGIN) | (y0 + h >= S - MARGIN)) & (w >= 2 * h))
     keep &= ~(((x0 <= MARGIN) | (x0 + w >= 2 * S - MARGIN)) & (h >= 2 * w))
     keep &= np.abs(centres[:, 0] - S) > 0.15 * S
+    # A rounded corner of a loosely fitted outline shows as a speck in the corner.
+    cx, cy = centres[:, 0], centres[:, 1]
+    near = 0.17 * S
+    keep &= ~(((cx < near) | (cx > 2 * S - near)) & ((cy < near) | (cy > S - near)))
     if not keep.any():
         return []
     boxes, centres = boxes[keep], centres[keep]
     # A pip's size is measured at half its own strength, so glare that dims some pips
     # does not make them look smaller than the rest.
-    areas = np.array([_own_area(marks, labels, i) for i in np.flatnonzero(keep) + 1])
+    areas, peaks = np.array([_own_area(marks, labels, i) for i in np.flatnonzero(keep) + 1]).T
+    # Faint specks (JPEG blocks, grain) are neither pips nor reasons to refuse.
+    real = (areas >= 8) | (peaks >= 2 * FLOOR)
+    if not real.any():
+        return []
+    areas, boxes, centres = areas[real], boxes[real], centres[real]
     if areas.max() > 0.05 * S * S:
         return "a mark far too big for a pip (glare or dirt?)"
     if areas.max() > 3.0 * areas.min():
@@ -129,9 +138,11 @@ def _blobs(marks, zone, threshold):
     return [tuple(c) for c in centres]
 
 
-def _own_area(marks, labels, label) -> int:
+def _own_area(marks, labels, label) -> tuple[float, float]:
+    """Area at half its own peak, and the peak."""
     values = marks[labels == label]
-    return int((values >= 0.5 * values.max()).sum())
+    peak = float(values.max())
+    return float((values >= 0.5 * peak).sum()), peak
 
 
 def _match(points: np.ndarray) -> tuple[int | None, float]:
