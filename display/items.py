@@ -90,10 +90,10 @@ def _d10(canvas: Canvas, item: Item, slot: pygame.Rect) -> None:
     pygame.draw.polygon(canvas.surface, theme.FELT_EDGE, shadow)
     pygame.draw.polygon(canvas.surface, theme.D10_FACE if item.face_up else theme.BUTTON_OFF, outline)
     pygame.draw.polygon(canvas.surface, theme.INK, outline, width=max(1, slot.w // 22))
-    facet = round(slot.h * 0.72)
-    pygame.draw.lines(canvas.surface, theme.INK, False, [(left + slot.w // 5, waist), (slot.centerx, top + facet), (right - slot.w // 5, waist)], max(1, slot.w // 30))
-    label = pygame.Rect(0, 0, round(slot.w * 0.5), round(slot.h * 0.34))
-    label.center = (slot.centerx, top + round(slot.h * 0.42))
+    facet = round(slot.h * 0.86)
+    pygame.draw.lines(canvas.surface, theme.INK, False, [(left + slot.w // 8, waist + slot.h // 30), (slot.centerx, top + facet), (right - slot.w // 8, waist + slot.h // 30)], max(1, slot.w // 30))
+    label = pygame.Rect(0, 0, round(slot.w * 0.56), round(slot.h * 0.46))
+    label.center = (slot.centerx, top + round(slot.h * 0.5))
     numeral = str(item.value) if item.face_up else "?"
     drawn = canvas.text(numeral, label, 1.0, theme.WHITE, align="center", min_size=0.0)
     if item.face_up and item.value in (6, 9):  # underline so 6 and 9 cannot be confused
