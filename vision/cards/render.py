@@ -236,7 +236,7 @@ def render_scene(rng: np.random.Generator, ranks: list[str]) -> tuple[np.ndarray
 
 def main(count: int = 20, seed: int = 21) -> None:
     rng = np.random.default_rng(seed)
-    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "images").mkdir(parents=True, exist_ok=True)
     labels = {}
     deck = list(RANKS) * 4
     rng.shuffle(deck)
@@ -244,7 +244,7 @@ def main(count: int = 20, seed: int = 21) -> None:
         ranks, deck = deck[:3], deck[3:] or list(RANKS)
         image, label = render_scene(rng, ranks)
         name = f"cards_{i:02d}.jpg"
-        cv2.imwrite(str(OUT / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        cv2.imwrite(str(OUT / "images" / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         labels[name] = label
     (OUT / "labels.json").write_text(json.dumps(labels, indent=1))
     print(f"{count} scenes -> {OUT}")

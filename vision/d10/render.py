@@ -163,7 +163,7 @@ def render_scene(rng: np.random.Generator, values: list[int]) -> tuple[np.ndarra
 
 def main(count: int = 16, seed: int = 10) -> None:
     rng = np.random.default_rng(seed)
-    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "images").mkdir(parents=True, exist_ok=True)
     labels = {}
     pool = list(range(10)) * 6
     rng.shuffle(pool)
@@ -172,7 +172,7 @@ def main(count: int = 16, seed: int = 10) -> None:
         values, pool = pool[:take], pool[take:] or list(range(10))
         image, label = render_scene(rng, values)
         name = f"d10_{i:02d}.jpg"
-        cv2.imwrite(str(OUT / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        cv2.imwrite(str(OUT / "images" / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         labels[name] = label
     (OUT / "labels.json").write_text(json.dumps(labels, indent=1))
     print(f"{count} scenes -> {OUT}")
