@@ -130,16 +130,13 @@ def paytable(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float
         inner = panel(canvas, cell)
         title, rest = split_rows(inner, (0.16, 0.84))
         canvas.text(table.title, title, theme.BODY, theme.GOLD, align="center")
-        rows = split_rows(rest, tuple(1.0 for _ in table.rows)) if table.rows else []
-        line_h = min((row.h for row in rows), default=0)
-        for pay, row in zip(table.rows, rows):
-            row = pygame.Rect(row.left, row.top, row.w, min(row.h, canvas.px(theme.BODY * 1.2)))
-            hand = pygame.Rect(row.left, row.top, row.w * 11 // 20, row.h)
-            pays = pygame.Rect(hand.right + row.w // 20, row.top, row.right - hand.right - row.w // 20, row.h)
+        row_h = min(rest.h // max(1, len(table.rows)), canvas.px(theme.BODY * 1.4))
+        for index, pay in enumerate(table.rows):
+            row = pygame.Rect(rest.left, rest.top + index * row_h, rest.w, row_h)
+            hand, pays = canvas.split(row, pay.hand, pay.pays, theme.BODY)
             canvas.text(pay.hand, hand, theme.BODY, theme.WHITE)
             canvas.text(pay.pays, pays, theme.BODY, theme.GOLD, align="right")
-            if line_h > 4:
-                pygame.draw.line(canvas.surface, theme.FELT_EDGE, row.bottomleft, row.bottomright, 1)
+            pygame.draw.line(canvas.surface, theme.FELT_EDGE, row.bottomleft, (row.right, row.bottom - 1), 1)
 
 
 def stats(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float) -> None:
