@@ -8,6 +8,7 @@ import numpy as np
 
 from vision.cards import fan, index
 from vision.cards.find import Region, find_card_regions
+from vision.cards.frame import checked_bgr
 from vision.types import Card, FaceDown, TableRead, Unreadable
 
 
@@ -61,6 +62,7 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
 def read_cards(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     """Cards, face-down cards and unreadable cards in a BGR frame (inside the play area
     when a vision.calibration.Calibration is given)."""
+    frame_bgr = checked_bgr(frame_bgr)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     singles, blobs = find_card_regions(frame_bgr, area)
     cards: list[Card] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.cards.frame import checked_bgr
 from vision.d10 import glyph
 from vision.d10.find import die_blobs
 from vision.types import D10, TableRead, Unreadable
@@ -65,6 +66,7 @@ def _extent(part: np.ndarray) -> int:
 
 def _central_digit(parts: list[np.ndarray], size: float) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """The mark nearest the middle of the die if it may be a digit (not a d6 pip), and the rest."""
+    marks = parts  # every mark, small ones (an underline, a dot) included
     parts = [p for p in parts if 0.12 * size <= _extent(p) <= 0.5 * size]
     if not parts:
         return None
@@ -75,7 +77,7 @@ def _central_digit(parts: list[np.ndarray], size: float) -> tuple[np.ndarray, li
         return float(np.hypot(*(np.array([xs.mean(), ys.mean()]) - middle)))
 
     digit = min(parts, key=distance)
-    others = [p for p in parts if p is not digit]
+    others = [p for p in marks if p is not digit]
     if distance(digit) > 0.25 * size or _pip_like(digit):
         return None
     if any(0.5 < p.sum() / digit.sum() < 2 and _pip_like(p) for p in others):
@@ -141,17 +143,20 @@ def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | N
     box = _box(contour)
     if margin < READ_MARGIN:
         return Unreadable("d10", centre, f"number unclear (best {label} {score:.2f}, margin {margin:.2f})", box)
+    side = glyph.marker_side(digit, others, angle)
     if label in ("6", "9"):
-        side = glyph.marker_side(digit, others, angle)
         if side == 0:
             return Unreadable("d10", centre, "6 or 9: no underline or dot seen", box)
         if side < 0:
             label = "9" if label == "6" else "6"
+    elif side != 0:  # only 6 and 9 are marked, so the glyph itself is in doubt
+        return Unreadable("d10", centre, f"reads {label} but is marked like a 6 or 9", box)
     return D10(int(label), centre, box, round(min(1.0, score), 3))
 
 
 def read_d10(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given)."""
+    frame_bgr = checked_bgr(frame_bgr)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = getattr(calibration, "die_px", None) if calibration is not None else None
     dice: list[D10] = []
