@@ -321,3 +321,16 @@ def test_auto_bets_are_legal_and_skip_the_broke():
     bets = game.auto_bets(settings, ("ann", "bob"), {"ann": 500, "bob": 3}, random.Random(2))
     assert set(bets) == {"ann"} and bets["ann"].ante == 10
     game.new_round(settings, ("ann", "bob"), {"ann": 500, "bob": 3}, bets)
+
+
+def test_describe_names_whats_due_and_explains_every_bet_once_the_dice_are_down():
+    state = open_round({"ann": Bets(10, ((3, 5), (6, 2))), "bob": Bets(5)})
+    assert "next: ann's first card" in game.describe(state)
+    state = play(state, deal("A"), deal("5"), Stand(), Raise(30), Hit(), deal("2"), Raise(0))
+    text = game.describe(state)
+    assert "A (count 1 or 11)" in text and "5 2 (count 7)" in text and "ann [1000 chips]" in text
+    assert "next: the 3 dice" in text
+    text = game.describe(play(state, Roll((3, 3, 3))))
+    # ann A+9 = 20 pays 1:1 on 10+30; MATCH 3 is a triple (6:1 on 5); MATCH 6 loses 2
+    assert "score 20 (pays 1 to 1): ante+raise +40, match 3 triple +30, match 6 no match -2 | net +68" in text
+    assert "score 16 (push): ante +0 | net +0" in text

@@ -89,7 +89,7 @@ def run(args) -> int:
             if args.auto:
                 bets = eng.auto_bets(settings, seats, ledger.as_dict(), rng)
             else:
-                bets = ask_bets(eng, settings, seats, ledger, banker)
+                bets = ask_bets(eng, settings, seats, ledger, banker, carry)
             try:
                 result = play_round(
                     eng, settings, seats, ledger, bets,
@@ -115,17 +115,41 @@ def run(args) -> int:
     return 0
 
 
-def ask_bets(eng, settings, seats, ledger, banker):
+def ask_bets(eng, settings, seats, ledger, banker, carry):
+    """Each bet is checked against the table the moment it is typed, so a bet over the
+    bankroll is sent back to the seat that typed it instead of voiding everyone's bets."""
     print(f"Bets ({eng.BETS_HELP}); empty to sit out, q to quit.")
+    if banker is not None:
+        print(f"{banker} banks this round and does not bet.")
+    elif not eng.HOUSE_BANKED:
+        print("The banker is picked when the round starts (a bet from the seat that banks is void).")
     bets = {}
     for seat in seats:
         if seat == banker or ledger.balance(seat) <= 0:
             continue
-        bet = ask_until_valid(f"{seat} ({ledger.balance(seat)} chips) bets: ",
-                              lambda text: eng.parse_bets(settings, text) if text.strip() else None)
+
+        def parse(text: str, seat=seat):
+            if not text.strip():
+                return None
+            bet = eng.parse_bets(settings, text)
+            check_bet(eng, settings, seats, ledger, banker, carry, {**bets, seat: bet})
+            return bet
+
+        bet = ask_until_valid(f"{seat} ({ledger.balance(seat)} chips) bets: ", parse)
         if bet is not None:
             bets[seat] = bet
     return bets
+
+
+def check_bet(eng, settings, seats, ledger, banker, carry, bets) -> None:
+    """Opening a trial round is the one check that knows every limit of the game; only a
+    BadBet counts here, since anything else (too few players yet) is not this seat's doing."""
+    try:
+        eng.new_round(settings, seats, ledger.as_dict(), bets, banker=banker, **carry)
+    except BadBet:
+        raise
+    except TableError:
+        pass
 
 
 def typed_outcome(eng, state):

@@ -27,7 +27,16 @@ from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, HOUSE, TERMINAL
 from table.rules.cards import Card, parse_card
 from table.rules.dice import check_die, parse_dice
-from table.rules.dicey21_pay import ante_ratio, hand_score, hard_count, match_result
+from table.rules.dicey21_pay import (
+    ACE_BONUS,
+    BEST_SCORE,
+    PUSH_SCORES,
+    TOP_SCORE_PAYS,
+    ante_ratio,
+    hand_score,
+    hard_count,
+    match_result,
+)
 from table.rules.dicey21_shoe import PER_RANK_PER_DECK, Shoe
 
 GAME_ID = "dicey21"
@@ -211,7 +220,7 @@ def _match_wagers(seat: str, wagers: object) -> tuple[tuple[int, int], ...]:
     except (TypeError, ValueError):
         valid = False
     if not valid:
-        raise BadBet(f"{seat}: MATCH wagers go on different spots 1..6, each as (spot, chips): {wagers!r}")
+        raise BadBet(f"{seat}: each MATCH wager goes on a different spot 1..6 (typed SPOT:CHIPS), not {wagers!r}")
     return match
 
 
@@ -402,24 +411,55 @@ def describe(state: State) -> str:
     dice = "not rolled yet" if state.dice is None else f"{' '.join(map(str, state.dice))} (total {sum(state.dice)})"
     lines = [f"Dicey 21 - dice: {dice}"]
     for hand in state.hands:
-        lines.append(f"  {hand.seat}: {_describe_hand(state, hand)}")
+        lines.append(f"  {hand.seat} [{dict(state.bankrolls)[hand.seat]} chips]: {_describe_hand(state, hand)}")
     actor = current_actor(state)
+    step, index = _next_step(state)
     if actor not in (CHANCE, TERMINAL):
-        lines.append(f"  {actor} to act: {', '.join(label(a) for a in legal_actions(state))}")
+        lines.append(f"  {actor} to act: {', '.join(label(a) for a in legal_actions(state)[:4])}"
+                     + (" ..." if len(legal_actions(state)) > 4 else ""))
+        if step == "raise":
+            lines.append("  (a raise is staked on top of the ANTE and paid at the same rate)")
+    elif step == "roll":
+        lines.append(f"  next: the {DICE} dice for everyone (type them like '3 5 6')")
+    elif step != "done":
+        lines.append(f"  next: {state.hands[index].seat}'s {step} (type a rank like 'A', '7' or 'K')")
     return "\n".join(lines)
 
 
 def _describe_hand(state: State, hand: Hand) -> str:
+    """Cards with their count, the bets on the table, and once the dice are down what
+    each bet won or lost and why, so nobody has to redo the pay table in their head."""
     bets = [f"ante {hand.ante}"] if hand.ante else []
     bets += [f"raise {hand.raised}"] if hand.raised else []
     bets += [f"match {spot}:{chips}" for spot, chips in hand.match]
-    cards = " ".join(str(card) for card in hand.cards) or ("no cards yet" if hand.ante else "MATCH only")
-    text = f"{cards} | {', '.join(bets)}"
-    if state.dice is not None:
-        if hand.ante:
-            text += f" | score {hand_score(hand.cards, state.dice)}"
-        text += f" | net {sum(hand_result(state, hand).values()):+d}"
-    return text
+    text = f"{_cards_text(hand)} | {', '.join(bets)}"
+    if state.dice is None:
+        return text
+    results = hand_result(state, hand)
+    parts = []
+    if hand.ante:
+        score = hand_score(hand.cards, state.dice)
+        parts.append(f"score {score} ({_score_word(score)}): ante{'+raise' if hand.raised else ''} {results['ante']:+d}")
+    for spot, _ in hand.match:
+        name, _ = match_result(spot, state.dice, hand.cards, state.settings.ace_matches_one)
+        parts.append(f"match {spot} {name} {results[f'match {spot}']:+d}")
+    return f"{text} | {', '.join(parts)} | net {sum(results.values()):+d}"
+
+
+def _cards_text(hand: Hand) -> str:
+    if not hand.cards:
+        return "no cards yet" if hand.ante else "MATCH only"
+    count = hard_count(hand.cards)
+    soft = f" or {count + ACE_BONUS}" if any(card.rank == "A" for card in hand.cards) else ""
+    return f"{' '.join(str(card) for card in hand.cards)} (count {count}{soft})"
+
+
+def _score_word(score: int) -> str:
+    if score > BEST_SCORE:
+        return "over 21"
+    if score < PUSH_SCORES.start:
+        return f"under {PUSH_SCORES.start}"
+    return {0: "push", 1: "pays 1 to 1", TOP_SCORE_PAYS: f"pays {TOP_SCORE_PAYS} to 1"}[ante_ratio(score)]
 
 
 def parse_outcome(state: State, text: str) -> Action:
