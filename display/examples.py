@@ -215,22 +215,33 @@ def all_views() -> dict[str, TableView]:
 
 
 def example_frame(view: TableView) -> np.ndarray | None:
-    """A drawn overhead picture matching the view's overlays (felt, white pieces, pips
-    as dots), so reading screens can be rendered without a camera or the photo set."""
+    """A drawn overhead picture matching the view's overlays (felt and simple pieces),
+    so reading screens can be rendered without a camera or the photo set."""
     if view.camera is None:
         return None
     width, height = view.camera.frame_size
     frame = np.zeros((height, width, 3), np.uint8)
     frame[:] = (40, 110, 30)
     for overlay in view.camera.overlays:
-        x0, y0, x1, y1 = (int(v) for v in overlay.box)
-        colour = (60, 60, 200) if "d10" in overlay.label else (235, 235, 235)
-        if "face down" in overlay.label:
-            colour = (120, 50, 30)
-        cv2.rectangle(frame, (x0 + 4, y0 + 4), (x1 - 4, y1 - 4), colour, -1)
-        cv2.circle(frame, ((x0 + x1) // 2, (y0 + y1) // 2), max(3, (x1 - x0) // 10), (20, 20, 20), -1)
+        _draw_piece(frame, overlay)
     if view.camera.rolling:  # two dice tumbling: smeared white shapes, nothing readable
         for x, y in ((230, 200), (380, 250)):
             cv2.rectangle(frame, (x, y), (x + 55, y + 55), (235, 235, 235), -1)
         frame = cv2.blur(frame, (41, 9))
     return frame
+
+
+def _draw_piece(frame: np.ndarray, overlay: Overlay) -> None:
+    x0, y0, x1, y1 = (int(v) for v in overlay.box)
+    kind, _, shown = overlay.label.partition(" ")
+    inner = (x0 + 4, y0 + 4), (x1 - 4, y1 - 4)
+    if "face down" in shown:
+        cv2.rectangle(frame, *inner, (120, 50, 30), -1)
+    elif kind == "d10":
+        cx = (x0 + x1) // 2
+        kite = np.array([(cx, y0 + 2), (x1 - 2, y0 + (y1 - y0) * 6 // 10), (cx, y1 - 2), (x0 + 2, y0 + (y1 - y0) * 6 // 10)])
+        cv2.fillPoly(frame, [kite], (40, 90, 210))
+        cv2.putText(frame, shown, (cx - 9, (y0 + y1) // 2 + 9), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2)
+    else:
+        cv2.rectangle(frame, *inner, (235, 235, 235), -1)
+        cv2.putText(frame, shown, (x0 + 8, y0 + 28), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (20, 20, 20), 2)
