@@ -9,7 +9,7 @@ symbol); a card whose two corners both show is reported once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -145,7 +145,7 @@ def read_fan(frame_bgr: np.ndarray, region: Region) -> tuple[list[Card], list[Un
             unreadable.append(Unreadable("card", centre, f"corner reads {best.rank} or {rivals[0].rank}", box))
         else:
             cards.append(Card(best.rank, best.suit, centre, box, angle, round(min(1.0, best.score), 3)))
-    return _merge_both_ends(cards), unreadable
+    return [replace(c, angle=c.angle % 180) for c in _merge_both_ends(cards)], unreadable
 
 
 def _merge_both_ends(cards: list[Card]) -> list[Card]:

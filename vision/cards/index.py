@@ -152,16 +152,36 @@ def decide_rank(reads: list[IndexRead], allowed: set[str]) -> tuple[str | None, 
     return best, mean[best], ""
 
 
-def count_pips(ink: np.ndarray) -> int:
+def pip_masks(ink: np.ndarray) -> list[np.ndarray]:
     """Pips in the middle of an upright card: ink blobs of pip size away from the indices."""
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    blobs = [(stats[i][4], centroids[i]) for i in range(1, n)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    blobs = [i for i in range(1, n)
              if 0.2 * W < centroids[i][0] < 0.8 * W and 0.1 * H < centroids[i][1] < 0.9 * H
              and stats[i][4] < 0.12 * W * H]
     if not blobs:
-        return 0
-    biggest = max(a for a, _ in blobs)
-    return sum(1 for a, _ in blobs if a >= 0.4 * biggest)
+        return []
+    biggest = max(stats[i][4] for i in blobs)
+    return [(labels == i).astype(np.uint8) for i in blobs if stats[i][4] >= 0.4 * biggest]
+
+
+def count_pips(ink: np.ndarray) -> int:
+    return len(pip_masks(ink))
+
+
+def pip_suit(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
+    """The suit from the biggest pip, which is printed several times larger than the one in
+    the index and so much easier to tell (spade from club above all). Pips in the lower
+    half stand on their heads, so both ways up are tried."""
+    masks = pip_masks(ink)
+    if not masks:
+        return None
+    pip = max(masks, key=lambda m: int(m.sum()))
+    allowed = ("H", "D") if is_red(card_bgr, pip) else ("S", "C")
+    scores = {k: max(label_scores(pip, allowed)[k], label_scores(pip[::-1, ::-1].copy(), allowed)[k]) for k in allowed}
+    ranked = sorted(scores, key=lambda k: -scores[k])
+    if scores[ranked[0]] < SUIT_SCORE or scores[ranked[0]] - scores[ranked[1]] < SUIT_MARGIN:
+        return None
+    return ranked[0]
 
 
 def has_picture(card_bgr: np.ndarray, card_ink: np.ndarray) -> bool:

@@ -22,17 +22,25 @@ def _upright_corners(rect: tuple) -> np.ndarray:
 
 
 def _angle(corners: np.ndarray) -> float:
-    """Degrees the card's up direction (bottom edge to top edge) is turned clockwise from the frame's up."""
+    """Degrees the card's long axis is turned clockwise from the frame's vertical, 0-180:
+    a printed card reads the same either way up, so which end is "up" means nothing."""
     top = (corners[0] + corners[1]) / 2
     bottom = (corners[2] + corners[3]) / 2
     dx, dy = top - bottom
-    return float(np.degrees(np.arctan2(dx, -dy)) % 360)
+    return float(np.degrees(np.arctan2(dx, -dy)) % 180)
 
 
 def _box(points: np.ndarray) -> tuple[float, float, float, float]:
     x0, y0 = points.min(axis=0)
     x1, y1 = points.max(axis=0)
     return (float(x0), float(y0), float(x1), float(y1))
+
+
+def _suit(index_suits: set[str], pip_suit: str | None) -> str | None:
+    """The big pips decide where there are any; the small index symbols may only agree."""
+    if pip_suit is not None:
+        return pip_suit if index_suits <= {pip_suit} else None
+    return next(iter(index_suits)) if len(index_suits) == 1 else None
 
 
 def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | Unreadable:
@@ -50,10 +58,7 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     rank, score, reason = index.decide_rank(reads, index.middle_allows(card, ink))
     if rank is None:
         return Unreadable("card", centre, reason, box)
-    suits = {r.suit for r in reads if r.suit}
-    suit = suits.pop() if len(suits) == 1 else None
-    if reads[1].ranks and (not reads[0].ranks or reads[1].ranks[rank] > reads[0].ranks[rank]):
-        corners = np.roll(corners, 2, axis=0)
+    suit = _suit({r.suit for r in reads if r.suit}, None if rank in ("J", "Q", "K") else index.pip_suit(card, ink))
     both = all(r.ranks for r in reads)
     confidence = min(1.0, score) * (1.0 if both else 0.8)
     return Card(rank, suit, centre, box, _angle(corners), round(confidence, 3))
