@@ -46,6 +46,10 @@ def pattern(value: int) -> np.ndarray:
 
 def pattern_variants(value: int) -> list[np.ndarray]:
     """The pattern as it may appear on a real tile: makers turn 2, 3 and 6 either way."""
+    return _VARIANTS[check_value(value)]
+
+
+def _variants(value: int) -> list[np.ndarray]:
     base = pattern(value)
     turned = base[:, ::-1] * np.array([1, -1], np.float32)
     variants = [base]
@@ -56,3 +60,6 @@ def pattern_variants(value: int) -> list[np.ndarray]:
 
 def _same_points(a: np.ndarray, b: np.ndarray) -> bool:
     return sorted(map(tuple, a.round(3).tolist())) == sorted(map(tuple, b.round(3).tolist()))
+
+
+_VARIANTS = {value: _variants(value) for value in range(MAX_PIPS + 1)}

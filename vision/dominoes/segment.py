@@ -46,17 +46,11 @@ def foreground(frame: np.ndarray, area_mask: np.ndarray | None) -> np.ndarray:
     several pixels across there, and it keeps the reader inside its time budget."""
     h, w = frame.shape[:2]
     half = (max(1, w // 2), max(1, h // 2))
-    img = cv2.resize(frame, half, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
-    area = None if area_mask is None else \
-        cv2.resize(area_mask, half, interpolation=cv2.INTER_NEAREST) > 0
-    total = img.sum(axis=2)
-    share = img / total[..., None]
-    inside = np.ones(total.shape, bool) if area is None else area
-    fg = _differs(share, total, _median(share[inside][::5]), np.median(total[inside][::5]))
-    # Second pass against a local table colour, so uneven light and wood tone do not
-    # read as objects.
-    local_share, local_total = _local_table(share, total, fg | ~inside)
-    fg = _differs(share, total, local_share, local_total) & inside
+    share, total = _colour(cv2.resize(frame, half, interpolation=cv2.INTER_AREA))
+    table_share, table_total = _local_table(frame, area_mask, half)
+    fg = _differs(share, total, table_share, table_total)
+    if area_mask is not None:
+        fg &= cv2.resize(area_mask, half, interpolation=cv2.INTER_NEAREST) > 0
     mask = fg.astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -64,34 +58,45 @@ def foreground(frame: np.ndarray, area_mask: np.ndarray | None) -> np.ndarray:
     return fill_holes(np.where(mask >= 128, 255, 0).astype(np.uint8))
 
 
+def _colour(img: np.ndarray):
+    """Each pixel's share of b, g, r (what its material is) and its total (its light),
+    as separate planes: whole-plane arithmetic is what keeps this fast."""
+    planes = [p.astype(np.float32) + 1.0 for p in cv2.split(img)]
+    total = planes[0] + planes[1] + planes[2]
+    return [p / total for p in planes], total
+
+
+def _local_table(frame, area_mask, size):
+    """Table colour at every pixel of a `size` picture, from bare table nearby.
+
+    On a coarse grid (a cell is 16 pixels), cells unlike the frame's typical colour
+    are taken for objects and filled in from the bare cells around them, so uneven
+    light and wood tone are not read as objects."""
+    h, w = frame.shape[:2]
+    grid = (max(8, w // 16), max(8, h // 16))
+    share, total = _colour(cv2.resize(frame, grid, interpolation=cv2.INTER_AREA))
+    inside = np.ones(total.shape, bool) if area_mask is None else \
+        cv2.resize(area_mask, grid, interpolation=cv2.INTER_AREA) > 250
+    if inside.sum() < 4:
+        inside[:] = True
+    objects = _differs(share, total, [np.median(p[inside]) for p in share],
+                       np.median(total[inside]))
+    keep = (inside & ~objects).astype(np.float32)
+    if keep.sum() < 4:
+        keep = inside.astype(np.float32)
+    sigma = max(grid) / 8
+    weight = cv2.GaussianBlur(keep, (0, 0), sigma) + 1e-6
+    full = [cv2.resize(cv2.GaussianBlur(layer * keep, (0, 0), sigma) / weight, size,
+                       interpolation=cv2.INTER_LINEAR) for layer in (*share, total)]
+    return full[:3], full[3]
+
+
 def _differs(share, total, table_share, table_total) -> np.ndarray:
-    diff = share - table_share
-    chroma2 = (diff * diff).sum(axis=-1)
+    chroma2 = sum((p - t) * (p - t) for p, t in zip(share, table_share))
     ratio = total / np.maximum(table_total, 1.0)
     # The colour share of a dark pixel is mostly noise: ask a dark pixel for more.
     step = CHROMA_STEP * np.maximum(1.0, 250.0 / np.minimum(total, table_total))
     return (chroma2 > step * step) | (ratio > BRIGHTER) | (ratio < DARKER)
-
-
-def _median(pixels: np.ndarray) -> np.ndarray:
-    return np.median(pixels, axis=0) if len(pixels) else np.full(3, 1 / 3, np.float32)
-
-
-def _local_table(share, total, not_table):
-    """Table colour at every pixel, interpolated from bare-table pixels nearby."""
-    h, w = total.shape
-    small = (max(8, w // 8), max(8, h // 8))
-    keep = cv2.resize((~not_table).astype(np.float32), small, interpolation=cv2.INTER_AREA)
-    keep = np.where(keep > 0.9, 1.0, 0.0).astype(np.float32)
-    if keep.sum() < 4:
-        return _median(share.reshape(-1, 3)), np.median(total)
-    sigma = max(small) / 8
-    weight = cv2.GaussianBlur(keep, (0, 0), sigma) + 1e-6
-    layers = [cv2.resize(np.ascontiguousarray(c), small, interpolation=cv2.INTER_AREA)
-              for c in (*np.moveaxis(share, -1, 0), total)]
-    smooth = [cv2.GaussianBlur(layer * keep, (0, 0), sigma) / weight for layer in layers]
-    full = [cv2.resize(s, (w, h), interpolation=cv2.INTER_LINEAR) for s in smooth]
-    return np.stack(full[:3], axis=-1), full[3]
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
