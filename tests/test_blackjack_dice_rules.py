@@ -168,3 +168,19 @@ def test_a_whole_round_survives_a_recording():
     done = play(state, Stand())
     assert game.current_actor(done) == TERMINAL and serial.loads(serial.dumps(done)) == done
     assert "Settled" in game.describe(done)
+
+
+def test_describe_says_whats_due_the_bankers_choice_and_why_each_hand_won_or_lost():
+    seats = ("ann", "bob", "cat")
+    state = game.new_round(Settings(), seats, {s: 50 for s in seats}, {s: Bets(2) for s in seats})
+    state = play(state, dice(3), dice(3), dice(5))
+    assert "ann and bob tied, so they roll again" in game.describe(state)
+    state = start(stake=4)
+    assert "next: ann rolls 2 dice (d10" in game.describe(state)
+    state = play(state, dice(9, 8), Stand(), dice(1, 5))  # banker soft 16 must roll on
+    assert "next: the banker bea rolls one die" in game.describe(state)
+    state = play(state, dice(1))  # 1 5 1: hard 7, soft 17
+    assert "may count eleven (17, stand) or one (7, hit and roll on)" in game.describe(state)
+    done = play(state, Stand())
+    assert "ann (bet 4 of 100 chips): 8 9 = 17 stands -> loses: 17 ties the banker" in game.describe(done)
+    assert "wins: Blackjack" in game.describe(play(start(), dice(1, 0)))

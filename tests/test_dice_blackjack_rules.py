@@ -249,3 +249,22 @@ def test_short_banker_settlement_balances_and_never_overdraws(banker_chips, resu
         assert net[seat] == units * stake if units <= 0 else 0 <= net[seat] <= units * stake
     if banker_chips - sum(min(units, 0) * stake for stake, units in results) >= sum(max(u, 0) * s for s, u in results):
         assert all(net[seat] == units * stake for seat, (stake, units) in zip(seats[1:], results))
+
+
+def test_describe_says_whats_due_the_ways_to_count_and_why_each_duel_ended():
+    seats = ("ann", "bob", "cat")
+    state = game.new_round(Settings(), seats, {s: 50 for s in seats}, {s: Bets(2) for s in seats})
+    state = play(state, Roll((6,)), Roll((2,)), Roll((6,)))
+    assert "ann and cat tied, so they roll again" in game.describe(state)
+    state = play(start(), roll(3, 4))
+    assert "ann (bet 2 of 100 chips): 3-4 doubled = 14" in game.describe(state)
+    state = play(state, Hit())
+    assert "next: ann rolls 2 dice" in game.describe(state)
+    state = play(state, roll(1, 5))
+    assert "(both make 20, the 5 makes 19, the 1 makes 15)" in game.describe(state)
+    done = play(state, Use((5,)), Stand(), roll(4, 5))
+    assert "ann wins 2 chip(s): 19 against the dealer's 18" in game.describe(done)
+    tie = play(start(), roll(4, 5), Stand(), roll(2, 2), roll(5, 5))  # dealer 8, then 10 ties 18
+    assert "tie at 18: no chips change hands" in game.describe(tie)
+    blackjack = play(start(stake=3), roll(2, 2), Hit(), roll(3, 3))
+    assert "ann wins 6 chip(s): Blackjack" in game.describe(blackjack)

@@ -253,21 +253,40 @@ def _hand_text(hand: Hand) -> str:
 
 def describe(state: State) -> str:
     if state.roll_off:
-        done = ", ".join(f"{seat} {value}" for seat, value in zip(state.roll_off.rollers, state.roll_off.rolls))
-        return f"Lowest d10 banks (0 is ten). Rolled: {done or 'none yet'}; {state.roll_off.roller()} to roll."
-    lines = [f"Banker: {state.table.banker}"]
+        return shared.roll_off_text(state.roll_off, state.table, "the lowest d10 banks, 0 counting ten")
+    table = state.table
+    lines = [f"Banker: {table.banker} [{table.bankroll(table.banker)} chips]"]
     for number, (seat, hand) in enumerate(zip(state.players, state.hands)):
-        result = ""
-        if is_terminal(state):
-            units = hand_units(hand, state.banker_hand, state.settings)
-            result = f" -> {'wins' if units > 0 else 'loses'}"
+        result = f" -> {_result_text(state, hand)}" if is_terminal(state) else ""
         waiting = number > state.turn
-        lines.append(f"{seat} (bet {state.table.stake(seat)}): {'waiting' if waiting else _hand_text(hand)}{result}")
-    if _banker_turn(state):
-        lines.append(f"banker {state.table.banker}: {_hand_text(state.banker_hand)}")
+        head = f"{seat} (bet {table.stake(seat)} of {table.bankroll(seat)} chips)"
+        lines.append(f"{head}: {'waiting' if waiting else _hand_text(hand)}{result}")
+    if _banker_turn(state) and (state.banker_hand.dice or not is_terminal(state)):
+        lines.append(f"banker {table.banker}: {_hand_text(state.banker_hand)}")
+    if state.step == "decide" and _banker_turn(state):
+        hard = count(state.banker_hand.dice)[0]
+        lines.append(f"The banker's 1 may count eleven ({hard + 10}, stand) or one ({hard}, hit and roll on)")
+    elif current_actor(state) == CHANCE:
+        roller = f"the banker {table.banker}" if _banker_turn(state) else state.players[state.turn]
+        lines.append(shared.dice_due_text(roller, _dice_due(state), SIDES))
     if is_terminal(state):
         lines.append("Settled: " + ", ".join(f"{a} {n:+d}" for a, n in settle(state).items()))
     return "\n".join(lines)
+
+
+def _result_text(state: State, hand: Hand) -> str:
+    """Who won and why, so a player can check the banker's arithmetic."""
+    if hand.end == "blackjack":
+        return f"wins: Blackjack (21 with two dice) pays {state.settings.blackjack_pays}x"
+    if hand.end == "bust":
+        return "loses: bust, over 21"
+    banker = hand_total(state.banker_hand.dice)
+    if banker > TARGET:
+        return "wins: the banker bust"
+    mine = hand_total(hand.dice)
+    if mine == banker:
+        return f"loses: {mine} ties the banker, and ties go to the banker"
+    return f"{'wins' if mine > banker else 'loses'}: {mine} against the banker's {banker}"
 
 
 label = shared.label

@@ -309,24 +309,48 @@ def _hand_text(hand: Hand) -> str:
 
 def describe(state: State) -> str:
     if state.roll_off:
-        done = ", ".join(f"{seat} {value}" for seat, value in zip(state.roll_off.rollers, state.roll_off.rolls))
-        return f"Highest die deals. Rolled: {done or 'none yet'}; {state.roll_off.roller()} to roll."
-    lines = [f"Dealer: {state.table.banker}"]
+        return shared.roll_off_text(state.roll_off, state.table, "the highest die deals")
+    table = state.table
+    lines = [f"Dealer: {table.banker} [{table.bankroll(table.banker)} chips]"]
     for number, duel in enumerate(state.duels):
+        head = f"{duel.player} (bet {duel.stake} of {table.bankroll(duel.player)} chips)"
         if number > state.turn:
-            lines.append(f"{duel.player} (bet {duel.stake}): waiting")
+            lines.append(f"{head}: waiting")
             continue
-        lines.append(f"{duel.player} (bet {duel.stake}): {_hand_text(duel.player_hand)}")
+        lines.append(f"{head}: {_hand_text(duel.player_hand)}")
         if duel.dealer_hand.rolls:
             lines.append(f"  dealer: {_hand_text(duel.dealer_hand)}")
         if state.step == "done" or number < state.turn:
-            units = duel_units(duel, state.settings)
-            lines.append(f"  {('wins ' + str(units) + 'x') if units > 0 else 'loses' if units < 0 else 'ties'}")
+            lines.append(f"  {_result_text(duel, state.settings)}")
     if state.step == "use":
-        lines.append(f"Rolled {'-'.join(map(str, state.pending))}: count both dice or one of them")
+        ways = ", ".join(f"{'both' if len(used) == 2 else f'the {used[0]}'} make{'s' * (len(used) == 1)} {total}"
+                         for used, total in _count_options(state, state.pending))
+        lines.append(f"Rolled {'-'.join(map(str, state.pending))}: count both dice or one of them ({ways})")
+    elif state.step == "decide" and _dealer_turn(state) and not dealer_must_stand(_hand(state).total):
+        lines.append("The dealer is below 17 but ties the player, so may stand on the tie or roll on")
+    elif current_actor(state) == CHANCE:
+        roller = f"the dealer {table.banker}" if _dealer_turn(state) else _duel(state).player
+        lines.append(shared.dice_due_text(roller, _dice_due(state), SIDES))
     if is_terminal(state):
         lines.append("Settled: " + ", ".join(f"{a} {n:+d}" for a, n in settle(state).items()))
     return "\n".join(lines)
+
+
+def _result_text(duel: Duel, settings: Settings) -> str:
+    """Who took the duel and why, in the stakes the pay table owes (a short dealer may pay less)."""
+    units = duel_units(duel, settings)
+    player, dealer = duel.player_hand, duel.dealer_hand
+    owed = f"{abs(units) * duel.stake} chip(s)"
+    if player.end == "blackjack":
+        return f"{duel.player} wins {owed}: Blackjack, two pairs in a row, pays {settings.blackjack_pays}x"
+    if player.end == "bust":
+        return f"{duel.player} loses {owed}: bust, every way of counting passes 21"
+    if dealer.end == "bust":
+        return f"{duel.player} wins {owed}: the dealer bust"
+    if units == 0:
+        return f"tie at {player.total}: no chips change hands"
+    winner = f"{duel.player} wins" if units > 0 else f"{duel.player} loses"
+    return f"{winner} {owed}: {player.total} against the dealer's {dealer.total}"
 
 
 def label(action) -> str:

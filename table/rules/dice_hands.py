@@ -266,6 +266,21 @@ def add_roll_off(roll_off: RollOff, value: int, rank: Callable[[int], int]) -> R
     return best[0] if len(best) == 1 else RollOff(best)
 
 
+def roll_off_text(roll_off: RollOff, table: Table, rule: str) -> str:
+    """The first-banker roll-off in words, saying so when it is a tie being rolled again."""
+    done = ", ".join(f"{seat} {value}" for seat, value in zip(roll_off.rollers, roll_off.rolls))
+    again = roll_off.rollers != bank_candidates(table)
+    heading = f"{' and '.join(roll_off.rollers)} tied, so they roll again. " if again else ""
+    return (f"Who banks: {rule}. {heading}Rolled: {done or 'none yet'}; "
+            f"{roll_off.roller()} rolls one die (type it like '4').")
+
+
+def dice_due_text(roller: str, count: int, sides: int) -> str:
+    """What a person at the table should throw next, and how to type it in --manual."""
+    example = "3 5" if count == 2 else "3"
+    return f"next: {roller} rolls {'one die' if count == 1 else f'{count} dice'} (d{sides}; type it like '{example}')"
+
+
 def auto_stakes(limits: Limits, seats, bankrolls: Mapping[str, int], rng) -> dict[str, Bets]:
     """Everyone with chips bets a small random stake they can afford; the engine drops
     the banker's bet, so this need not know who banks."""
