@@ -67,26 +67,40 @@ def _blackjack_dice(state) -> Layout:
 
 
 def _domino21(state) -> Layout:
-    from table.rules.domino21 import best_total
+    """Face-down tiles stay face down on the screen, and so does any total they hide."""
+    from table.rules.domino21 import best_total, is_terminal
 
+    over = is_terminal(state)
     seats = {}
     for hand in state.hands:
-        tiles = tuple(Item.tile(h.tile.low, h.tile.high) if h.face_up else Item.back("tile") for h in hand.held)
+        tiles = tuple(Item.tile(h.tile.low, h.tile.high) if h.face_up or over else Item.back("tile")
+                      for h in hand.held)
         best = best_total(h.tile for h in hand.held) if hand.held else None
-        shown = "" if not hand.held else ("over 21" if best is None else str(best))
+        hidden = not over and not all(h.face_up for h in hand.held)
+        shown = "" if not hand.held or hidden else ("over 21" if best is None else str(best))
         seats[hand.owner] = (Hand(tiles, "banker" if hand.owner == state.banker else "tiles", shown),)
     return seats, ()
 
 
 def _changing_bank(state) -> Layout:
-    from table.rules.changing_bank import hand_total
+    """The dealer's hole card and each player's first card lie face down until the end."""
+    from table.rules.changing_bank import hand_total, is_terminal
+
+    over = is_terminal(state)
+
+    def hand(cards, label, hole):
+        items = _cards(cards)
+        if hole and not over and items:
+            items = (Item.back("card"),) + items[1:]
+        total = str(hand_total(cards)) if cards and (over or not hole) else ""
+        return Hand(items, label, total)
 
     seats: dict[str, tuple[Hand, ...]] = {}
-    for hand in state.hands:
-        label = "split" if hand.from_split else "hand"
-        seats[hand.seat] = seats.get(hand.seat, ()) + (Hand(_cards(hand.cards), label, str(hand_total(hand.cards)) if hand.cards else ""),)
+    for played in state.hands:
+        label = "split" if played.from_split else "hand"
+        seats[played.seat] = seats.get(played.seat, ()) + (hand(played.cards, label, not played.from_split),)
     if state.banker:
-        seats[state.banker] = (Hand(_cards(state.dealer), "dealer", str(hand_total(state.dealer)) if state.dealer else ""),)
+        seats[state.banker] = (hand(state.dealer, "dealer", True),)
     return seats, ()
 
 

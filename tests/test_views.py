@@ -49,3 +49,21 @@ def test_an_error_screen_says_what_to_do():
     view = build_view(Driver("dicey21", SEATS, bet=4), Ledger.open({s: 5 for s in SEATS}),
                       error=ErrorInfo("Camera lost", "check the camera cable; the round waits"))
     assert view.screen == "error" and "cable" in view.error.todo
+
+
+def test_face_down_pieces_and_the_totals_they_hide_stay_hidden_until_the_end():
+    eng = engine("changing-bank")
+    rng = random.Random(4)
+    ledger = Ledger.open({seat: 200 for seat in SEATS})
+    state = eng.new_round(eng.Settings(), SEATS, ledger.as_dict(), {s: eng.parse_bets(eng.Settings(), "2") for s in SEATS},
+                          banker="ann")
+    while eng.current_actor(state) == CHANCE:
+        state = checked_apply(eng, state, sample_chance(eng, state, rng))
+    view = build_view(_advance(Driver("changing-bank", SEATS, bet=2, round_no=1, state=state)), ledger)
+    dealer = next(seat for seat in view.seats if seat.name == "ann")
+    assert not dealer.hands[0].items[0].face_up and dealer.hands[0].total == ""
+    while not eng.is_terminal(state):
+        action = sample_chance(eng, state, rng) if eng.current_actor(state) == CHANCE else eng.auto_action(state, rng)
+        state = checked_apply(eng, state, action)
+    view = build_view(_advance(Driver("changing-bank", SEATS, bet=2, round_no=1, state=state)), ledger)
+    assert all(item.face_up for seat in view.seats for hand in seat.hands for item in hand.items)
