@@ -328,3 +328,18 @@ def test_auto_play_bets_the_lowest_price_and_takes_legal_actions():
     assert d.auto_action(state, random.Random(1)) == d.Expose(t("0-1"))  # the fewest pips
     with pytest.raises(TableError):
         d.auto_action(play(state, "up:0-1 hit"), random.Random(1))  # a draw is not a decision
+
+
+def test_describe_says_whats_due_what_a_hit_costs_and_why_each_pot_went_as_it_did():
+    state = start()
+    assert "next: a tile for ann, 1 of 2" in d.describe(state)
+    state = play(state, "6-6 3-4 5-5 1-2 5-6 2-4")
+    text = d.describe(state)
+    assert "ann (2/tile of 100 chips; stake 4, banker's match 8): (6-6) (3-4)  best 19" in text
+    assert "a hit costs 2 more (stake 6) and the banker's match grows to 18" in text
+    state = play(state, "stand hit 2-3")
+    assert "bob turns one of his three face-down tiles face up" in d.describe(state)
+    done = play(state, "up:5-5 stand stand say:17")
+    assert "best 19 -> wins the match: 19 against 17" in d.describe(done)
+    bust = play(start({"ann": 2}), "6-6 5-6 1-1 2-2 hit 5-5")
+    assert "BUST -> loses his stake: over 21" in d.describe(bust)

@@ -491,12 +491,10 @@ def _show(hand: Hand) -> str:
 
 
 def describe(state: State) -> str:
-    lines = []
+    lines = [f"Banker: {state.banker} [{_bankroll(state, state.banker)} chips]; tiles in (brackets) lie face down"]
     for hand in state.hands:
-        best = best_total(hand.tiles)
-        score = "bust" if hand.tiles and best is None else f"best {best}"
-        role = "banker" if hand.owner == state.banker else f"{hand.price}/tile"
-        lines.append(f"{hand.owner} ({role}): {_show(hand) or '-'}  {score}")
+        lines.append(f"{hand.owner} {_hand_head(state, hand)}: {_show(hand) or 'no tiles yet'}"
+                     f"{_score_text(hand)}{_result_text(state, hand)}")
     if is_terminal(state):
         if state.banker_total is not None:
             lines.append(f"{state.banker} announced {state.banker_total}")
@@ -505,8 +503,57 @@ def describe(state: State) -> str:
         net = settle(state)
         lines.append("net: " + ", ".join(f"{seat} {chips:+d}" for seat, chips in net.items()))
     else:
-        lines.append(f"to act: {current_actor(state)} ({state.step})")
+        lines.append(_due_text(state))
     return "\n".join(lines)
+
+
+def _hand_head(state: State, hand: Hand) -> str:
+    if hand.owner == state.banker:
+        return "(banker)"
+    pot = f"stake {stake(hand)}, banker's match {banker_match(state.settings, hand.price, len(hand.held))}"
+    return f"({hand.price}/tile of {_bankroll(state, hand.owner)} chips; {pot})"
+
+
+def _score_text(hand: Hand) -> str:
+    if not hand.tiles:
+        return ""
+    best = best_total(hand.tiles)
+    return "  BUST" if best is None else f"  best {best}"
+
+
+def _result_text(state: State, hand: Hand) -> str:
+    """Why a player's pot went the way it did, in words a table can check."""
+    if not is_terminal(state) or hand.owner == state.banker or not hand.tiles:
+        return ""
+    result = player_result(state, hand)
+    if result == "bust":
+        return " -> loses his stake: over 21"
+    if result == "bank-over":
+        return f" -> the banker is over 21 ({state.settings.bank_over})"
+    mine, banks = is_special_21(hand.tiles, state.settings), is_special_21(state.hands[-1].tiles, state.settings)
+    why = ("a special 21 ([0-0] and two more)" if mine or banks
+           else f"{best_total(hand.tiles)} against {state.banker_total}")
+    return f" -> {'wins the match' if result == 'win' else 'loses his stake'}: {why}"
+
+
+def _due_text(state: State) -> str:
+    hand = current_hand(state)
+    if state.step == "deal":
+        return (f"next: a tile for {hand.owner}, {len(hand.held) + 1} of {OPENING_TILES} "
+                "(type one from the boneyard, like '3-5')")
+    if state.step == "draw":
+        return f"next: the tile {hand.owner} bought (type one from the boneyard, like '3-5')"
+    if state.step == "expose":
+        return f"{hand.owner} turns one of his three face-down tiles face up"
+    if state.step == "announce":
+        return f"{hand.owner} announces his total and shows his hand, or says 'over 21' and shows nothing"
+    if hand.owner == state.banker:
+        return f"{hand.owner} (banker) stands or hits; his tiles cost nothing"
+    if Hit() not in legal_actions(state):
+        return f"{hand.owner} can only stand (nine tiles, an empty boneyard, or no chips to cover another tile)"
+    tiles = len(hand.held) + 1
+    return (f"{hand.owner} stands or hits: a hit costs {hand.price} more (stake {tiles * hand.price}) "
+            f"and the banker's match grows to {banker_match(state.settings, hand.price, tiles)}")
 
 
 def label(action: object) -> str:
