@@ -33,6 +33,9 @@ class Display:
         self.surface = pygame.display.set_mode(size, pygame.FULLSCREEN if fullscreen else 0)
         self.size = self.surface.get_size()
         self._pressed: list[str] = []
+        self._typing = ""  # a card, d10 or tile being typed, for tables that type them
+        self._entries: list[str] = []
+        pygame.key.start_text_input()
         self._scene: tuple[str, str, int] | None = None
         self._scene_start = time.monotonic()
 
@@ -53,11 +56,37 @@ class Display:
         pressed, self._pressed = self._pressed, []
         return pressed
 
+    def typed(self) -> list[str]:
+        """Entries finished with Enter since the last call ("QS", "3 7", "2-5")."""
+        self._gather()
+        entries, self._entries = self._entries, []
+        return entries
+
+    @property
+    def typing(self) -> str:
+        """What is being typed right now, for the prompt to echo."""
+        return self._typing
+
     def close(self) -> None:
         pygame.display.quit()
 
     def _gather(self) -> None:
+        """While something is being typed, space and Enter belong to the typing; with
+        nothing typed they are the SHAKE and NEXT keys as usual."""
         for event in pygame.event.get():
+            if event.type == pygame.TEXTINPUT:
+                if event.text.strip() or self._typing:
+                    self._typing += event.text
+                continue
+            if event.type == pygame.KEYDOWN and self._typing:
+                if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                    self._entries.append(self._typing.strip())
+                    self._typing = ""
+                elif event.key == pygame.K_BACKSPACE:
+                    self._typing = self._typing[:-1]
+                elif event.key == pygame.K_ESCAPE:
+                    self._typing = ""
+                continue
             name = button_for_event(event, self.size)
             if name is not None:
                 self._pressed.append(name)

@@ -6,6 +6,7 @@ import queue
 import sys
 import threading
 import time
+from dataclasses import replace
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -86,10 +87,12 @@ def run(args) -> int:
             presses = display.poll()
             if QUIT in presses:
                 break
-            entries = []
+            entries = display.typed()
             while not lines.empty():
                 entries.append(lines.get())
             view, image = appliance.tick(presses=[p for p in presses if p != QUIT], typed=entries)
+            if display.typing:
+                view = replace(view, prompt=replace(view.prompt, message=f"Typed: {display.typing}_  (Enter to give it)"))
             display.show(view, image)
             if image is None:
                 time.sleep(0.05)  # no camera: do not spin
