@@ -51,7 +51,7 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead((0, 0), False, "", 0.8)
     threshold = max(FLOOR, 0.35 * strongest)
     blobs = _blobs(marks, zone, threshold)
-    if divider < max(DIVIDER_MIN, 0.1 * strongest):
+    if divider < DIVIDER_MIN:
         if strongest < 2.5 * FLOOR:
             return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
         return NOT_A_TILE

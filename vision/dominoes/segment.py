@@ -79,8 +79,7 @@ def _local_table(frame, area_mask, size):
         cv2.resize(area_mask, grid, interpolation=cv2.INTER_AREA) > 250
     if inside.sum() < 4:
         inside[:] = True
-    objects = _differs(share, total, [np.median(p[inside]) for p in share],
-                       np.median(total[inside]))
+    objects = _objects(share, total, inside)
     keep = (inside & ~objects).astype(np.float32)
     if keep.sum() < 4:
         keep = inside.astype(np.float32)
@@ -89,6 +88,22 @@ def _local_table(frame, area_mask, size):
     full = [cv2.resize(cv2.GaussianBlur(layer * keep, (0, 0), sigma) / weight, size,
                        interpolation=cv2.INTER_LINEAR) for layer in (*share, total)]
     return full[:3], full[3]
+
+
+def _objects(share, total, inside) -> np.ndarray:
+    """Grid cells that are not bare table.
+
+    The table is what most of the frame shows, unless one big tile fills most of a
+    close-up: then the frame's rim, which is mostly table, says what the table is."""
+    rim = np.zeros_like(inside)
+    rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = True, True, True, True
+    rim &= inside
+    for source in (inside, rim):
+        objects = _differs(share, total, [np.median(p[source]) for p in share],
+                           np.median(total[source]))
+        if not rim.any() or (objects[rim]).mean() < 0.4:
+            break
+    return objects
 
 
 def _differs(share, total, table_share, table_total) -> np.ndarray:
