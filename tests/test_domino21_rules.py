@@ -343,3 +343,12 @@ def test_describe_says_whats_due_what_a_hit_costs_and_why_each_pot_went_as_it_di
     assert "best 19 -> wins the match: 19 against 17" in d.describe(done)
     bust = play(start({"ann": 2}), "6-6 5-6 1-1 2-2 hit 5-5")
     assert "BUST -> loses his stake: over 21" in d.describe(bust)
+
+
+def test_auto_bets_stop_once_no_seat_could_bank_for_the_others():
+    rng = random.Random(1)
+    assert d.auto_bets(d.Settings(), SEATS, {"bank": 8, "ann": 2, "bob": 2}, rng) == {
+        seat: d.Bets(1) for seat in SEATS}  # bank covers two opening pots of 4
+    assert d.auto_bets(d.Settings(), SEATS, {"bank": 7, "ann": 7, "bob": 1}, rng) == {
+        "bank": d.Bets(1), "ann": d.Bets(1)}  # either can bank for the other's 4
+    assert d.auto_bets(d.Settings(), SEATS, {"bank": 149, "ann": 1, "bob": 0}, rng) == {}

@@ -88,6 +88,9 @@ def run(args) -> int:
                 break
             if args.auto:
                 bets = eng.auto_bets(settings, seats, ledger.as_dict(), rng)
+                if not bets:
+                    print("Nobody can place a bet the table can cover: the session ends.")
+                    break
             else:
                 bets = ask_bets(eng, settings, seats, ledger, banker, carry)
             try:

@@ -588,9 +588,17 @@ def parse_bets(settings: Settings, text: str) -> Bets:
 
 
 def auto_bets(settings: Settings, seats, bankrolls, rng) -> dict[str, Bets]:
-    """Everyone who can afford two tiles bets the lowest price (the banker's is void)."""
-    return {seat: Bets(settings.min_price) for seat in seats
+    """Everyone who can afford two tiles bets the lowest price (the banker's is void).
+    Nobody bets once no seat could bank for the rest, so an auto session stops there
+    instead of dealing empty rounds for ever."""
+    bets = {seat: Bets(settings.min_price) for seat in seats
             if bankrolls.get(seat, 0) >= OPENING_TILES * settings.min_price}
+
+    def could_bank(seat: str) -> bool:
+        others = [bet.price for other, bet in bets.items() if other != seat]
+        return bool(others) and bankrolls.get(seat, 0) >= _cover_needed(settings, others)
+
+    return bets if any(could_bank(seat) for seat in seats) else {}
 
 
 def auto_action(state: State, rng) -> object:
