@@ -39,6 +39,8 @@ def build() -> tuple[list[str], np.ndarray]:
     squares: list[np.ndarray] = []
     for font in fonts.available(TEMPLATE_FONTS):
         for text in dict.fromkeys(RANK_TEXTS + DIGITS):
+            if text == "0" and font.hershey is not None:
+                continue  # Hershey zeros are slashed; the lone digit 0 only matters on d10s
             for variant in _weights(fonts.glyph_mask(text, font, 48)):
                 squares.append(square_glyph(variant > 100))
                 labels.append(text)

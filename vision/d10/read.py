@@ -141,16 +141,16 @@ def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | N
     label, score, margin, angle, (digit, others) = best
     centre = (float(x + w / 2), float(y + h / 2))
     box = _box(contour)
-    if margin < READ_MARGIN:
-        return Unreadable("d10", centre, f"number unclear (best {label} {score:.2f}, margin {margin:.2f})", box)
     side = glyph.marker_side(digit, others, angle)
     if label in ("6", "9"):
         if side == 0:
             return Unreadable("d10", centre, "6 or 9: no underline or dot seen", box)
-        if side < 0:
-            label = "9" if label == "6" else "6"
-    elif side != 0:  # only 6 and 9 are marked, so the glyph itself is in doubt
+        # Only 6 and 9 carry a mark, so with it the shape needs no margin over 0, 4 or 8.
+        return D10(int(label if side > 0 else {"6": "9", "9": "6"}[label]), centre, box, round(min(1.0, score), 3))
+    if side != 0:  # only 6 and 9 are marked, so the glyph itself is in doubt
         return Unreadable("d10", centre, f"reads {label} but is marked like a 6 or 9", box)
+    if margin < READ_MARGIN:
+        return Unreadable("d10", centre, f"number unclear (best {label} {score:.2f}, margin {margin:.2f})", box)
     return D10(int(label), centre, box, round(min(1.0, score), 3))
 
 

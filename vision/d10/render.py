@@ -31,10 +31,9 @@ COLOURS = [
     ((140, 40, 110), (60, 200, 230)),
     ((30, 120, 230), (20, 20, 20)),
 ]
-FIXTURE_FONTS = [
-    fonts.HERSHEY[0],
-    fonts.HERSHEY[1],
+FIXTURE_FONTS = [  # TrueType only: every Hershey font slashes its zero, which dice never do
     fonts.ttf("freesansbold"),
+    fonts.ttf("DejaVuSans"),
     fonts.ttf("DejaVuSans-Bold"),
     fonts.ttf("DejaVuSerif-Bold"),
     fonts.ttf("DejaVuSansCondensed-Bold"),  # not in the template atlas
