@@ -32,11 +32,12 @@ class FaceRead:
     face_down: bool
     reason: str  # why it was refused; "" when read
     confidence: float
+    divider: bool = True  # False: pips read, but no divider line was seen
 
 
-# Clear marks but no divider: two dice side by side look just like this, so it is
-# not reported at all rather than as an unreadable tile.
-NOT_A_TILE = FaceRead(None, False, "marks but no divider line: not a domino", 0.0)
+# Clear marks, no divider, no pip patterns: two dice side by side look just like
+# this, so it is not reported at all rather than as an unreadable tile.
+NOT_A_TILE = FaceRead(None, False, "marks but no divider line: not a domino", 0.0, False)
 
 
 def read_face(tile_bgr: np.ndarray) -> FaceRead:
@@ -51,23 +52,25 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead((0, 0), False, "", 0.8)
     threshold = max(FLOOR, 0.35 * strongest)
     blobs = _blobs(marks, zone, threshold)
-    if divider < DIVIDER_MIN:
-        if strongest < 2.5 * FLOOR:
-            return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
-        return NOT_A_TILE
+    divided = divider >= DIVIDER_MIN
+    if not divided and strongest < 2.5 * FLOOR:
+        return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
     if isinstance(blobs, str):
-        return FaceRead(None, False, blobs, 0.0)
+        return FaceRead(None, False, blobs, 0.0) if divided else NOT_A_TILE
     halves, fits = [], []
     for side in (0, 1):
         centre = np.array([S * (side + 0.5), S * 0.5], np.float32)
         mine = [b for b in blobs if (b[0] >= S) == bool(side)]
         value, fit = _match(np.array(mine, np.float32).reshape(-1, 2) - centre)
         if value is None:
+            if not divided:
+                return NOT_A_TILE
             return FaceRead(None, False, f"{len(mine)} marks on one half in no pip pattern", 0.0)
         halves.append(value)
         fits.append(fit)
     contrast = min(1.0, strongest / (3 * FLOOR))
-    return FaceRead((halves[0], halves[1]), False, "", round(min(fits) * contrast, 3))
+    confidence = min(fits) * contrast * (1.0 if divided else 0.7)
+    return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided)
 
 
 def mark_strength(tile_bgr: np.ndarray) -> np.ndarray:

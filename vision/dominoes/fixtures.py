@@ -36,9 +36,9 @@ def build(out_dir: Path) -> dict:
         chunk = list(dict.fromkeys(chunk))  # one set holds each tile once
         plans.append((f"scatter_{i:02d}.jpg", SCATTER_STYLES[i % 6], BACKGROUNDS[i % 3],
                       chunk, rng.uniform(34, 60), 2))
-    for i, tile in enumerate([(5, 6), (0, 0), (3, 4)]):
-        plans.append((f"single_{i:02d}.jpg", SCATTER_STYLES[(i * 2) % 6], BACKGROUNDS[i],
-                      [tile], rng.uniform(90, 130), 0))
+    for i, tile in enumerate([(5, 6), (0, 0), (3, 4), (2, 6)]):
+        plans.append((f"single_{i:02d}.jpg", SCATTER_STYLES[(i * 2) % 6], BACKGROUNDS[i % 3],
+                      [tile], rng.uniform(90, 130) if i < 3 else 200.0, 0))
     for name, style_name, background, tiles, short_px, face_down in plans:
         image, label = _photo(rng, render.STYLES[style_name], background, tiles, short_px,
                               face_down)
@@ -54,6 +54,8 @@ def _photo(rng, style, background, tiles, short_px, face_down):
     occupied = np.zeros(SIZE[::-1], np.uint8)
     placed = []  # (halves or None, corners in the flat table, texture-half centres)
     groups = _groups(rng, tiles, face_down)
+    shape = render.random_shape(rng)  # one maker per set
+    shadow_depth = rng.uniform(0.35, 0.65)
     for group in groups:
         for _ in range(400):
             spots = _spots(rng, group, short_px)
@@ -62,8 +64,9 @@ def _photo(rng, style, background, tiles, short_px, face_down):
         else:
             raise RuntimeError("could not place fixture tiles; lower the count")
         for halves, (centre, angle) in zip(group, spots):
-            texture, alpha = render.tile_texture(halves, style, rng)
-            corners = render.place_tile(scene, texture, alpha, centre, short_px, angle)
+            texture, alpha = render.tile_texture(halves, style, rng, shape)
+            corners = render.place_tile(scene, texture, alpha, centre, short_px, angle,
+                                        shadow_depth)
             cv2.fillPoly(occupied, [_grown(corners, 6)], 255)
             placed.append((halves, corners))
     for _ in range(50):

@@ -44,13 +44,26 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
             squares.append(outline)
         else:
             found.extend(_read_outline(work, outline, die_px))
-    # A square blob is taken for two tiles side by side only when tiles of half its
-    # side were read in this very frame: a die is square too, and has no such company.
-    sizes = [np.linalg.norm(c[2] - c[1]) for c, read in found if read.halves or read.face_down]
+    # Some readings need company: tiles of the same size read in full in this very
+    # frame. A square blob is two tiles side by side only then (a die is square too),
+    # and pips without a divider line only then (two dice side by side show that), as
+    # two dice are about two thirds the length of a tile.
+    sizes = [_short_side(c) for c, read in found if read.divider and (read.halves or
+                                                                       read.face_down)]
+    typical = float(np.median(sizes)) if sizes else None
+    found = [(c, read) for c, read in found if read.divider or _near(_short_side(c), typical)]
     for outline in squares:
-        if sizes and abs(outline.short / 2 / np.median(sizes) - 1) < 0.2:
+        if _near(outline.short / 2, typical):
             found.extend(_read_square(work, outline.rect))
     return _as_table_read(found, 1.0 / scale)
+
+
+def _short_side(corners) -> float:
+    return float(np.linalg.norm(corners[2] - corners[1]))
+
+
+def _near(size: float, typical: float | None) -> bool:
+    return typical is not None and abs(size / typical - 1) < 0.2
 
 
 def _checked(frame) -> np.ndarray:
@@ -130,7 +143,7 @@ def _read_square(frame, rect):
 def _as_table_read(found, back: float) -> TableRead:
     dominoes, face_down, unreadable = [], [], []
     for corners, read in found:
-        if read is face.NOT_A_TILE:
+        if read == face.NOT_A_TILE:
             continue
         corners = corners * back
         centre = tuple(float(v) for v in corners.mean(axis=0))

@@ -17,14 +17,29 @@ import numpy as np
 from vision.dominoes.layout import pattern
 
 TEX_SHORT = 96  # canonical tile texture: TEX_SHORT x 2*TEX_SHORT pixels
-PIP_SPACING = 0.27  # pip spacing as a fraction of the tile's short side
-PIP_RADIUS = 0.075
 
 # Each number its own colour, as on common "coloured pip" sets (BGR).
 RAINBOW_PIPS = {
     1: (200, 120, 30), 2: (40, 140, 40), 3: (40, 40, 200),
     4: (120, 60, 20), 5: (160, 40, 140), 6: (20, 110, 200),
 }
+
+
+@dataclass(frozen=True)
+class TileShape:
+    """A maker's geometry, as fractions of the tile's short side."""
+
+    pip_spacing: float = 0.27
+    pip_radius: float = 0.075
+    corner: float = 0.13
+    divider_inset: float = 0.13
+    divider_width: float = 0.035
+
+
+def random_shape(rng: np.random.Generator) -> TileShape:
+    return TileShape(pip_spacing=rng.uniform(0.24, 0.3), pip_radius=rng.uniform(0.06, 0.095),
+                     corner=rng.uniform(0.06, 0.18), divider_inset=rng.uniform(0.08, 0.2),
+                     divider_width=rng.uniform(0.02, 0.045))
 
 
 @dataclass(frozen=True)
@@ -45,12 +60,13 @@ STYLES = {
 }
 
 
-def tile_texture(halves: tuple[int, int] | None, style: TileStyle, rng: np.random.Generator):
+def tile_texture(halves: tuple[int, int] | None, style: TileStyle, rng: np.random.Generator,
+                 shape: TileShape = TileShape()):
     """BGR texture and alpha of one tile lying horizontally; halves=None draws its back."""
     s = TEX_SHORT
     h, w = s, 2 * s
     alpha = np.zeros((h, w), np.uint8)
-    radius = int(0.13 * s)
+    radius = max(2, int(shape.corner * s))
     cv2.rectangle(alpha, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
     cv2.rectangle(alpha, (0, radius), (w - 1, h - 1 - radius), 255, -1)
     for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius),
@@ -68,23 +84,28 @@ def tile_texture(halves: tuple[int, int] | None, style: TileStyle, rng: np.rando
     shade = 1.0 - 0.35 * np.clip(slope * 2, 0, 1) + 0.12 * np.clip(-slope * 2, 0, 1)
     img *= shade[..., None] * (0.82 + 0.18 * bevel[..., None])
     if halves is not None:
-        _draw_face(img, halves, style, rng)
+        _draw_face(img, halves, style, shape, rng)
     return np.clip(img, 0, 255).astype(np.uint8), alpha
 
 
-def _draw_face(img: np.ndarray, halves: tuple[int, int], style: TileStyle, rng) -> None:
+def _draw_face(img: np.ndarray, halves: tuple[int, int], style: TileStyle, shape: TileShape,
+               rng) -> None:
     s = TEX_SHORT
     body = np.array(style.body, np.float32)
     dark = body * 0.45
-    groove = style.pips if style.painted_divider and style.pips else tuple(dark.tolist())
-    x = s - 0.5
-    cv2.line(img, (int(x), int(0.13 * s)), (int(x), int(0.87 * s)), groove,
-             max(2, int(0.035 * s)), cv2.LINE_AA)
-    pip_r = PIP_RADIUS * s * rng.uniform(0.9, 1.1)
+    top, bottom = int(shape.divider_inset * s), int((1 - shape.divider_inset) * s)
+    width = max(2, int(shape.divider_width * s))
+    if style.painted_divider and style.pips:
+        cv2.line(img, (s, top), (s, bottom), style.pips, width, cv2.LINE_AA)
+    else:  # a groove: shaded on the side away from the light, caught on the other
+        cv2.line(img, (s - 1, top), (s - 1, bottom), tuple(dark.tolist()), width, cv2.LINE_AA)
+        cv2.line(img, (s + width // 2 + 1, top), (s + width // 2 + 1, bottom),
+                 tuple(np.minimum(body * 1.15, 255).tolist()), 1, cv2.LINE_AA)
+    pip_r = shape.pip_radius * s * rng.uniform(0.95, 1.05)
     for side, value in enumerate(halves):
         colour = np.array(style.pips or RAINBOW_PIPS.get(value, (0, 0, 0)), np.float32)
         centre = np.array([s * (0.5 + side), 0.5 * s], np.float32)
-        for px, py in pattern(value) * PIP_SPACING * s + centre:
+        for px, py in pattern(value) * shape.pip_spacing * s + centre:
             _drill_pip(img, (px, py), pip_r, colour, dark)
     if style.spinner:
         c = (int(s), int(s / 2))
@@ -131,7 +152,8 @@ def table_background(kind: str, size: tuple[int, int], rng: np.random.Generator)
 
 
 def place_tile(scene: np.ndarray, texture: np.ndarray, alpha: np.ndarray,
-               centre: tuple[float, float], short_px: float, angle_deg: float) -> np.ndarray:
+               centre: tuple[float, float], short_px: float, angle_deg: float,
+               shadow_depth: float = 0.45) -> np.ndarray:
     """Composite a tile (with its drop shadow) into the float scene; returns its 4 corners."""
     scale = short_px / TEX_SHORT
     h, w = alpha.shape
@@ -141,7 +163,7 @@ def place_tile(scene: np.ndarray, texture: np.ndarray, alpha: np.ndarray,
     a = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_AREA).astype(np.float32) / 255
     shadow = cv2.GaussianBlur(a, (0, 0), 0.12 * short_px)
     shadow = np.roll(shadow, (int(0.06 * short_px), int(0.08 * short_px)), axis=(0, 1))
-    scene *= 1 - 0.45 * shadow[..., None]
+    scene *= 1 - shadow_depth * shadow[..., None]
     tex = cv2.warpAffine(texture, m, size, flags=cv2.INTER_AREA).astype(np.float32)
     scene[:] = scene * (1 - a[..., None]) + tex * a[..., None]
     return tile_corners(centre, short_px, angle_deg)
