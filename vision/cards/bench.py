@@ -1,0 +1,53 @@
+"""Speed of the card and d10 readers on one core, as the Pi runs them (`tabletop21 bench
+cards`). Prints per-image CPU milliseconds, mean and worst, on the committed fixtures
+(frames full of the reader's own objects) and on the real d6 photos when present (frames
+where it must find nothing, which is most of what it sees during a dice game)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cards import read_cards
+from vision.d10 import read_d10
+from vision.image_io import load_bgr
+
+REPO = Path(__file__).resolve().parents[2]
+SETS = {
+    "card fixtures": REPO / "calibration_images" / "cards" / "images",
+    "d10 fixtures": REPO / "calibration_images" / "d10" / "images",
+    "real d6 photos": REPO.parent / "shared" / "data" / "dice-d6-photos" / "images",
+}
+
+
+def per_image_cpu_ms(reader, frames: list[np.ndarray], repeat: int) -> np.ndarray:
+    """CPU time of each call (one core's work, whatever else the machine is doing)."""
+    reader(frames[0], None)  # first call loads the glyph templates
+    times = []
+    for _ in range(repeat):
+        for frame in frames:
+            start = time.process_time()
+            reader(frame, None)
+            times.append(1000 * (time.process_time() - start))
+    return np.array(times)
+
+
+def run(args=None) -> None:
+    cv2.setNumThreads(1)
+    repeat = getattr(args, "repeat", 3) if args is not None else 3
+    for label, folder in SETS.items():
+        frames = [cv2.resize(load_bgr(p), (640, 640)) for p in sorted(folder.glob("*.jpg"))]
+        if not frames:
+            print(f"{label}: none found in {folder}")
+            continue
+        for name, reader in (("read_cards", read_cards), ("read_d10", read_d10)):
+            ms = per_image_cpu_ms(reader, frames, repeat)
+            print(f"{name} on {label}: {ms.mean():.1f} ms mean, {np.percentile(ms, 95):.1f} ms p95, "
+                  f"{ms.max():.1f} ms worst CPU per 640x640 image ({len(frames)} images x {repeat}, 1 thread)")
+
+
+if __name__ == "__main__":
+    run()
