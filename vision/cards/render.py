@@ -8,13 +8,13 @@ face down on a table and put through camera_look. Run `python -m vision.cards.re
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.cards import camera_look, fonts
+from vision.cards.fixture_set import write_set
 
 OUT = Path(__file__).resolve().parents[2] / "calibration_images" / "cards"
 CARD_H = 350
@@ -234,21 +234,15 @@ def render_scene(rng: np.random.Generator, ranks: list[str]) -> tuple[np.ndarray
     return image, label
 
 
-def main(count: int = 20, seed: int = 21) -> None:
+def scenes(count: int, seed: int):
+    """`count` scenes that between them show every rank several times."""
     rng = np.random.default_rng(seed)
-    (OUT / "images").mkdir(parents=True, exist_ok=True)
-    labels = {}
     deck = list(RANKS) * 4
     rng.shuffle(deck)
-    for i in range(count):
+    for _ in range(count):
         ranks, deck = deck[:3], deck[3:] or list(RANKS)
-        image, label = render_scene(rng, ranks)
-        name = f"cards_{i:02d}.jpg"
-        cv2.imwrite(str(OUT / "images" / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-        labels[name] = label
-    (OUT / "labels.json").write_text(json.dumps(labels, indent=1))
-    print(f"{count} scenes -> {OUT}")
+        yield render_scene(rng, ranks)
 
 
 if __name__ == "__main__":
-    main()
+    write_set(OUT, "cards", scenes(20, seed=21))

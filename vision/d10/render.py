@@ -8,13 +8,13 @@ die. 6 and 9 carry an underline or a dot. Run `python -m vision.d10.render`.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.cards import camera_look, fonts
+from vision.cards.fixture_set import write_set
 
 OUT = Path(__file__).resolve().parents[2] / "calibration_images" / "d10"
 APEX = 1.1
@@ -160,22 +160,16 @@ def render_scene(rng: np.random.Generator, values: list[int]) -> tuple[np.ndarra
     return image, label
 
 
-def main(count: int = 16, seed: int = 10) -> None:
+def scenes(count: int, seed: int):
+    """`count` scenes of two to five dice that between them show every value several times."""
     rng = np.random.default_rng(seed)
-    (OUT / "images").mkdir(parents=True, exist_ok=True)
-    labels = {}
     pool = list(range(10)) * 6
     rng.shuffle(pool)
-    for i in range(count):
+    for _ in range(count):
         take = int(rng.integers(2, 6))
         values, pool = pool[:take], pool[take:] or list(range(10))
-        image, label = render_scene(rng, values)
-        name = f"d10_{i:02d}.jpg"
-        cv2.imwrite(str(OUT / "images" / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-        labels[name] = label
-    (OUT / "labels.json").write_text(json.dumps(labels, indent=1))
-    print(f"{count} scenes -> {OUT}")
+        yield render_scene(rng, values)
 
 
 if __name__ == "__main__":
-    main()
+    write_set(OUT, "d10", scenes(16, seed=10))
