@@ -309,5 +309,5 @@ def report(figures: dict) -> str:
     ]
     lines += [f"    {up:>3s}  {bust:.4f}" for up, bust in figures["dealer_bust_by_up_card"].items()]
     lines.append("Method: " + figures["method"])
-    lines.append("Assumes the bank covers every payment; a short bank pays less, see docs/rules/changing-bank.md.")
+    lines.append("Assumes the bank covers every payment; a short bank pays less, see docs/rules.md (changing bank).")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ The pack is part of the state because the game does not reshuffle between rounds
 discards go face up under the burned card and the pack is only reshuffled when the
 burned card is reached. `next_pack(final_state)` hands the pack to the next round's
 `new_round(..., pack=...)`. Every card that leaves the pack is a CHANCE outcome drawn
-uniformly from the unseen stock. docs/rules/changing-bank.md has the full rules.
+uniformly from the unseen stock. docs/rules.md (changing bank) has the full rules.
 """
 
 from __future__ import annotations

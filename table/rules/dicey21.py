@@ -12,7 +12,7 @@ follow the real shoe. The three dice are one chance action, Roll((a, b, c)), bec
 the camera reads the whole roll at once; its outcomes are the 216 ordered rolls, each
 1/216, so any order the camera reports is itself a legal outcome.
 Every judgement call the manual leaves open is a named field of Settings and is
-explained in docs/rules/dicey21.md.
+explained in docs/rules.md (Dicey 21).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ STAND, HIT = "stand", "hit"
 
 @dataclass(frozen=True)
 class Settings:
-    """Table rules; each default is argued in docs/rules/dicey21.md."""
+    """Table rules; each default is argued in docs/rules.md (Dicey 21)."""
 
     decks: int = 6
     reshuffle_at: int = 52  # cards left when the cut card shows: about five of six decks dealt

@@ -6,7 +6,7 @@ banker's cover and the hit rule are all tied to the tile count below. Tiles come
 out of the boneyard as CHANCE actions, uniform over the tiles not yet in play, and
 each held tile remembers whether it lies face up, because the exposure rule is what
 gives later players their information (and the camera sees only face-up tiles).
-See docs/rules/domino21.md for the rules in full and every ambiguity's choice.
+See docs/rules.md (Domino 21) for the rules in full and every ambiguity's choice.
 """
 
 from __future__ import annotations
