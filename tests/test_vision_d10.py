@@ -36,8 +36,8 @@ def test_no_fixture_d10_is_read_wrong_or_twice(scored):
 def test_a_share_of_fixture_d10s_is_read(scored):
     d10 = summary(scored)["kinds"]["d10"]
     assert d10["labelled"] > 50
-    # Measured 27 of 54 read, 8 refused, none wrong; see docs/vision-cards-d10.md.
-    assert d10["value_right"] >= 25
+    # Measured 31 of 54 read, 9 refused, none wrong; see docs/vision-cards-d10.md.
+    assert d10["value_right"] >= 29
 
 
 def test_no_d10_and_no_d10_refusal_on_the_real_d6_photos(dice_photos):

@@ -75,22 +75,27 @@ def match_digit(glyph: np.ndarray) -> tuple[str | None, float, float, float]:
 def marker_side(digit: np.ndarray, others: list[np.ndarray], angle: float) -> int:
     """+1 if an underline or dot sits where it belongs for the digit as it reads at `angle`
     (under it, or low on its right), -1 if it sits there for the digit turned round (so
-    the digit is really the other of 6/9), 0 if there is none."""
-    ys, xs = np.nonzero(digit)
-    centre = np.array([xs.mean(), ys.mean()])
-    height = ys.max() - ys.min() + 1
+    the digit is really the other of 6/9), 0 if there is none or marks on both sides."""
     a = np.radians(angle)
     down = np.array([-np.sin(a), np.cos(a)])  # the digit's "down" in mask pixels
     right = np.array([np.cos(a), np.sin(a)])
+    ys, xs = np.nonzero(digit)
+    points = np.stack([xs, ys], axis=1).astype(np.float64)
+    centre = points.mean(axis=0)
+    height = float(np.ptp(points @ down)) + 1
+    sides = set()
     for other in others:
         oy, ox = np.nonzero(other)
-        if not 0 < len(oy) < 0.5 * len(ys):
+        if not 0.03 * len(ys) <= len(oy) <= 0.4 * len(ys):
             continue
-        offset = np.array([ox.mean(), oy.mean()]) - centre
+        mark = np.stack([ox, oy], axis=1).astype(np.float64)
+        tall, wide = float(np.ptp(mark @ down)) + 1, float(np.ptp(mark @ right)) + 1
+        offset = mark.mean(axis=0) - centre
         for sign in (1, -1):
             along, side = sign * float(offset @ down), sign * float(offset @ right)
-            underline = 0.5 * height < along < 1.0 * height and abs(side) < 0.6 * height
-            dot = 0.2 * height < along < 0.75 * height and 0.4 * height < side < 1.0 * height
+            underline = wide >= 2 * tall and 0.5 * height < along < 1.0 * height and abs(side) < 0.4 * height
+            dot = max(tall, wide) < 1.8 * min(tall, wide) and len(oy) <= 0.2 * len(ys) \
+                and 0.15 * height < along < 0.75 * height and 0.4 * height < side < 1.1 * height
             if underline or dot:
-                return sign
-    return 0
+                sides.add(sign)
+    return sides.pop() if len(sides) == 1 else 0

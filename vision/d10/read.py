@@ -16,9 +16,10 @@ from vision.d10 import glyph
 from vision.d10.find import die_blobs
 from vision.types import D10, TableRead, Unreadable
 
+WORK_PX = 96
 READ_MARGIN = 0.06  # a digit this little ahead of every other is reported unreadable
 MIN_ELONGATION, MAX_AXIS_GAP = 1.1, 30.0
-INK_CONTRAST = 40  # Lab lightness between a die's body and its printed numbers
+INK_CONTRAST = 40  # Lab distance between a die's body and its printed numbers
 # Below these scores the central mark is not taken for a digit at all. A lone bar ("1")
 # is what glossy highlights and merged d6 pips most often resemble, so it must match better.
 DIGIT_LIKE = {"1": 0.88}
@@ -27,20 +28,21 @@ DIGIT_LIKE_ANY = 0.8
 
 def _ink_layers(crop: np.ndarray, inside: np.ndarray) -> list[list[np.ndarray]]:
     """Ink marks on the die, lighter-than-body and darker-than-body as two candidate
-    layers. The body colour is taken from the middle of the die, the top face, because
-    the side faces are shaded darker."""
-    lab_l = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0].astype(np.int16)
+    layers. Ink differs from the body in colour as well as lightness (red pips on a blue
+    die are about as light as the die). The body colour is taken from the middle of the
+    die, the top face, because the side faces are shaded darker."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = inside.shape
     middle = np.zeros_like(inside)
     cv2.circle(middle, (w // 2, h // 2), max(2, min(w, h) // 4), 1, -1)
-    centre = lab_l[(middle & inside) > 0]
+    centre = lab[(middle & inside) > 0]
     if centre.size == 0:
         return []
-    body = int(np.median(centre))
+    body = np.median(centre, axis=0)
+    differs = (np.linalg.norm(lab - body, axis=2) > INK_CONTRAST) & (inside > 0)
     layers = []
-    for ink in ((lab_l > body + INK_CONTRAST), (lab_l < body - INK_CONTRAST)):
-        ink = (ink & (inside > 0)).astype(np.uint8)
-        n, labels = cv2.connectedComponents(ink, connectivity=8)
+    for ink in (differs & (lab[..., 0] > body[0]), differs & (lab[..., 0] <= body[0])):
+        n, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
         layers.append([p for p in ((labels == i).astype(np.uint8) for i in range(1, n)) if p.sum() >= 6])
     return layers
 
@@ -82,6 +84,8 @@ def _central_digit(parts: list[np.ndarray], size: float) -> tuple[np.ndarray, li
         return None
     if any(0.5 < p.sum() / digit.sum() < 2 and _pip_like(p) for p in others):
         return None  # round marks beside it: the pips of a d6
+    if any(_mirrored(digit, p, middle, size) for p in others):
+        return None  # a like mark opposite it across the middle: a d6 face's pip rows
     return digit, others
 
 
@@ -114,15 +118,28 @@ def shows_pips(layers: list[list[np.ndarray]], size: float) -> bool:
     return False
 
 
+def _mirrored(digit: np.ndarray, other: np.ndarray, middle: np.ndarray, size: float) -> bool:
+    """Whether `other` is about the digit's size and sits opposite it across the die's middle,
+    as the two rows of a d6's six (or two merged pips) do; a d10 has one number in the middle."""
+    if not 0.6 < other.sum() / digit.sum() < 1.6:
+        return False
+    a = np.argwhere(digit)[:, ::-1].mean(axis=0)
+    b = np.argwhere(other)[:, ::-1].mean(axis=0)
+    return float(np.hypot(*(a - b))) > 0.15 * size and float(np.hypot(*((a + b) / 2 - middle))) < 0.12 * size
+
+
 def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | None:
     x, y, w, h = cv2.boundingRect(contour)
-    crop = frame_bgr[y : y + h, x : x + w]
-    inside = np.zeros((h, w), np.uint8)
-    cv2.drawContours(inside, [contour - [x, y]], -1, 1, -1)
+    # Every die is looked at WORK_PX across: a real die's digits are only ~10 pixels tall,
+    # and strokes that thin keep their shape better when enlarged before thresholding.
+    zoom = WORK_PX / max(w, h)
+    crop = cv2.resize(frame_bgr[y : y + h, x : x + w], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+    inside = np.zeros(crop.shape[:2], np.uint8)
+    cv2.drawContours(inside, [np.round((contour - [x, y]) * zoom).astype(np.int32)], -1, 1, -1)
     inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
     if inside.sum() < 50:
         return None
-    size = float(max(w, h))
+    size = float(max(crop.shape[:2]))
     layers = _ink_layers(crop, inside)
     if shows_pips(layers, size):
         return None
