@@ -51,10 +51,14 @@ def split_side_by_side(frame, corners):
     middle = slice(S - 3, S + 4)
     across = marks[middle][:, ends].mean(axis=1).max()  # a line y = S reaching the sides
     down = marks[:, middle][ends].mean(axis=0).max()  # a line x = S reaching top and bottom
-    if across >= 1.5 * down and across >= face.DIVIDER_MIN:
-        return [_to_image(corners, 2 * S, 2 * S, 0, 0, 2 * S, S),
-                _to_image(corners, 2 * S, 2 * S, 0, S, 2 * S, 2 * S)]
-    if down >= 1.5 * across and down >= face.DIVIDER_MIN:
-        return [_to_image(corners, 2 * S, 2 * S, 0, 0, S, 2 * S),
-                _to_image(corners, 2 * S, 2 * S, S, 0, 2 * S, 2 * S)]
-    return None
+    if max(across, down) < face.DIVIDER_MIN or max(across, down) < 1.5 * min(across, down):
+        return None
+    if down > across:  # turn the picture so the seam runs across, at y ~ S
+        marks = marks.T
+    near = slice(int(0.8 * S), int(1.2 * S))
+    seam = near.start + int(np.argmax(marks[near, face.MARGIN:2 * S - face.MARGIN].mean(axis=1)))
+    if down > across:
+        return [_to_image(corners, 2 * S, 2 * S, 0, 0, seam, 2 * S),
+                _to_image(corners, 2 * S, 2 * S, seam, 0, 2 * S, 2 * S)]
+    return [_to_image(corners, 2 * S, 2 * S, 0, 0, 2 * S, seam),
+            _to_image(corners, 2 * S, 2 * S, 0, seam, 2 * S, 2 * S)]

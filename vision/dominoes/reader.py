@@ -94,25 +94,30 @@ def _read_outline(frame, outline: segment.Outline, die_px):
 def _read_tight(frame, rect, fill):
     """Read a rectangle once it hugs the tile's body; nothing if it is no tile shape.
 
-    The tightened outline is preferred, but glare can make part of a tile look unlike
-    its body and cut the tightened outline short: then the blob's own outline, if it
-    has a tile's shape, is the one read."""
-    tight, tight_fill = segment.tighten(frame, rect)
-    for candidate, candidate_fill in ((tight, tight_fill), (rect, fill)):
+    The tightened outline is tried first, but glare can make part of a tile look
+    unlike its body and cut the tightened outline short: then the blob's own
+    outline, if it has a tile's shape, gets its turn."""
+    tight, tight_fill, quad = segment.tighten(frame, rect)
+    first = None
+    for candidate, candidate_fill, corners in ((tight, tight_fill, quad),
+                                               (rect, fill, cv2.boxPoints(rect))):
         w, h = candidate[1]
         aspect = max(w, h) / max(min(w, h), 1e-6)
-        if candidate_fill >= MIN_FILL and TILE_ASPECT[0] <= aspect <= TILE_ASPECT[1] \
-                and min(w, h) >= segment.MIN_SHORT_PX:
-            return [_read_rect(frame, candidate)]
-    return []
+        if candidate_fill < MIN_FILL or not TILE_ASPECT[0] <= aspect <= TILE_ASPECT[1] \
+                or min(w, h) < segment.MIN_SHORT_PX:
+            continue
+        reading = _read_quad(frame, _long_side_first(corners.astype(np.float32)))
+        if reading[1].halves is not None or reading[1].face_down:
+            return [reading]
+        first = first or reading
+    return [first] if first else []
 
 
 def _corners(rect) -> np.ndarray:
     return _long_side_first(cv2.boxPoints(rect).astype(np.float32))
 
 
-def _read_rect(frame, rect):
-    corners = _corners(rect)
+def _read_quad(frame, corners):
     target = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
     m = cv2.getPerspectiveTransform(corners, target)
     tile = cv2.warpPerspective(frame, m, (2 * face.S, face.S), flags=cv2.INTER_AREA,
@@ -129,7 +134,7 @@ def _long_side_first(pts: np.ndarray) -> np.ndarray:
 
 def _read_square(frame, rect):
     """Two tiles side by side, parted along their seam, or refused if it is not seen."""
-    tight, fill = segment.tighten(frame, rect, aspect=1.0)
+    tight, fill, _ = segment.tighten(frame, rect, aspect=1.0)
     if fill >= MIN_FILL and 0.85 <= tight[1][0] / max(tight[1][1], 1e-6) <= 1.18:
         rect = tight
     halves = pairs.split_side_by_side(frame, _corners(rect))
@@ -137,7 +142,7 @@ def _read_square(frame, rect):
         corners = cv2.boxPoints(rect).astype(np.float32)
         return [(corners, face.FaceRead(None, False, "two tiles side by side without a "
                                         "visible seam: cannot tell which way they lie", 0.0))]
-    return [_read_rect(frame, half) for half in halves]
+    return [r for half in halves for r in _read_tight(frame, half, 1.0)]
 
 
 def _as_table_read(found, back: float) -> TableRead:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-MIN_SHORT_PX = 14  # a tile narrower than this cannot show its pips readably
+MIN_SHORT_PX = 20  # a tile narrower than this cannot show its pips readably
 CHROMA_STEP = 0.05  # change in r,g,b share that is a different material, not light
 BRIGHTER = 1.2  # light ratio above which a pixel is something paler than the table
 DARKER = 0.42  # below this it is darker than any drop shadow we expect
@@ -53,7 +53,7 @@ def foreground(frame: np.ndarray, area_mask: np.ndarray | None) -> np.ndarray:
         fg &= cv2.resize(area_mask, half, interpolation=cv2.INTER_NEAREST) > 0
     mask = fg.astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
     return fill_holes(np.where(mask >= 128, 255, 0).astype(np.uint8))
 
@@ -123,8 +123,10 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
 
 def outlines(frame: np.ndarray, fg: np.ndarray) -> list[Outline]:
     """Blobs of the foreground, split along edge lines that cross them from side to side."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
-    edges = cv2.Canny(grey, 30, 70)
+    lab = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2Lab), (5, 5), 1.0)
+    # Lightness edges, plus red-green ones: a red tile on green felt is about as
+    # light as the felt.
+    edges = cv2.Canny(lab[..., 0], 30, 70) | cv2.Canny(lab[..., 1], 20, 45)
     pieces = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=4)
     found = []
@@ -141,6 +143,8 @@ def outlines(frame: np.ndarray, fg: np.ndarray) -> list[Outline]:
         contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contour = max(contours, key=cv2.contourArea) + np.array([x0, y0])
         area = cv2.contourArea(contour)
+        if stats[i, cv2.CC_STAT_AREA] < 0.5 * area:
+            continue  # a thin rim around other pieces, not an object's face
         rect = cv2.minAreaRect(contour)
         rect_area = max(rect[1][0] * rect[1][1], 1.0)
         found.append(Outline(rect, area, area / rect_area))
@@ -178,8 +182,10 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     m[:, 2] += np.array([size[0] / 2 - cx, size[1] / 2 - cy])
     crop = cv2.warpAffine(frame, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.int16)
-    core = lab[size[1] // 2 - short_px // 4:size[1] // 2 + short_px // 4,
-               size[0] // 2 - short_px // 2:size[0] // 2 + short_px // 2].reshape(-1, 3)
+    # Body colour from most of the tile, not just its middle, where glare often sits.
+    half_w, half_h = int(0.35 * w * scale), int(0.35 * h * scale)
+    core = lab[size[1] // 2 - half_h:size[1] // 2 + half_h,
+               size[0] // 2 - half_w:size[0] // 2 + half_w].reshape(-1, 3)
     body = np.median(core, axis=0)
     # Light falls off over a bevel and glare brightens: lightness counts for less.
     distance = np.abs(lab - body).astype(np.float32) @ np.array([0.5, 1.5, 1.5], np.float32)
@@ -187,7 +193,7 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     ring[2:-2, 2:-2] = np.nan
     outside = np.nanmedian(ring)
     if outside < 20:  # body and surroundings alike: nothing to tighten against
-        return rect, 1.0
+        return rect, 1.0, cv2.boxPoints(rect)
     body_mask = (distance < outside / 2).astype(np.uint8) * 255
     # Only ever shrink: a touching neighbour of the same colour is not this tile.
     loose = cv2.transform(cv2.boxPoints(((cx, cy), (w * 1.04, h * 1.04), angle))[None], m)
@@ -201,13 +207,51 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     votes = np.bincount(middle.ravel(), minlength=count)
     votes[0] = 0
     if votes.max() < 0.5 * middle.size:
-        return rect, 0.0
+        return rect, 0.0, cv2.boxPoints(rect)
     blob = fill_holes((labels == int(votes.argmax())).astype(np.uint8) * 255)
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contour = max(contours, key=cv2.contourArea)
     fitted = cv2.minAreaRect(contour)
-    fill = cv2.contourArea(contour) / max(fitted[1][0] * fitted[1][1], 1.0)
+    # Glare on a glossy tile can bite into the body from its edge: judge the shape
+    # by its hull, which such a bite does not change.
+    fill = cv2.contourArea(cv2.convexHull(contour)) / max(fitted[1][0] * fitted[1][1], 1.0)
     back = cv2.invertAffineTransform(m)
     points = contour.reshape(-1, 2).astype(np.float32)
     points = (points @ back[:, :2].T + back[:, 2]).astype(np.float32)
-    return cv2.minAreaRect(points), fill
+    fitted = cv2.minAreaRect(points)
+    return fitted, fill, quadrilateral(points, fitted)
+
+
+def quadrilateral(points: np.ndarray, rect) -> np.ndarray:
+    """The four corners of an outline seen under camera tilt (a trapezoid, not a
+    rectangle), in boxPoints order: a straight line is fitted to the middle part of
+    each side, away from the rounded corners, and neighbouring lines are crossed.
+    Falls back to the rectangle's corners when the sides do not fit cleanly."""
+    box = cv2.boxPoints(rect).astype(np.float32)
+    lines = []
+    for k in range(4):
+        a, b = box[k], box[(k + 1) % 4]
+        side = b - a
+        length = float(np.linalg.norm(side))
+        if length < 1:
+            return box
+        along = (points - a) @ side / length
+        normal = np.array([-side[1], side[0]]) / length
+        off = np.abs((points - a) @ normal)
+        near = points[(along > 0.2 * length) & (along < 0.8 * length) & (off < 0.1 * length + 3)]
+        if len(near) < 5:
+            return box
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    corners = []
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
+        det = d1[0] * -d2[1] - d1[1] * -d2[0]
+        if abs(det) < 1e-6:
+            return box
+        t = ((p2 - p1)[0] * -d2[1] - (p2 - p1)[1] * -d2[0]) / det
+        corners.append(p1 + t * d1)
+    quad = np.array(corners, np.float32)
+    if np.linalg.norm(quad - box, axis=1).max() > 0.15 * min(rect[1]):
+        return box
+    return quad
