@@ -1,0 +1,32 @@
+"""`tabletop21 calibrate IMAGE -o FILE [--die-px N]`: find the play area (and the die
+size, from dice lying in the picture) in one frame of the table and save it for the
+appliance and for `tabletop21 read --calibration`."""
+
+from __future__ import annotations
+
+from table.errors import TableError
+from vision.image_io import NotAnImage, load_bgr
+from vision.play_area import calibrate
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("calibrate", help="find the play area in a frame and save it")
+    parser.add_argument("image", metavar="IMAGE")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE")
+    parser.add_argument("--die-px", type=float, help="side of a die's top face in pixels, if known")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.die_px is not None and not 4 <= args.die_px <= 1000:
+        raise TableError(f"--die-px {args.die_px}: a die face between 4 and 1000 pixels, please")
+    try:
+        frame = load_bgr(args.image)
+    except NotAnImage as err:
+        raise TableError(str(err)) from err
+    calibration = calibrate(frame, args.die_px)
+    calibration.save(args.output)
+    die = f"{calibration.die_px:.1f} px" if calibration.die_px else "unknown (no dice in the picture)"
+    print(f"play area: {len(calibration.area)}-sided polygon in a {calibration.frame_size[0]}x"
+          f"{calibration.frame_size[1]} frame; die face {die}; saved {args.output}")
+    return 0

@@ -1,0 +1,60 @@
+"""`tabletop21 eval DIR [--split even|odd|all] [--show N --out OUTDIR] [--json]`: score
+the table reader against DIR/labels.json (DIR/images/ holds the photos), for every
+kind labelled there. --split picks half of the photos, so figures for a model trained
+on one half can be reported on the other."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+
+from table.errors import TableError
+from vision.evaluate import draw, evaluate, split_names, summary
+from vision.image_io import load_bgr
+from vision.read import read_table
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("eval", help="score the reader against labelled photos")
+    parser.add_argument("directory", metavar="DIR")
+    parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
+    parser.add_argument("--show", type=int, default=0, metavar="N", help="draw the N worst photos")
+    parser.add_argument("--out", metavar="OUTDIR", help="where --show writes its pictures")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(run=run)
+
+
+def _print_summary(result: dict) -> None:
+    print(f"photos: {result['photos']}, read perfectly: {result['perfect_photos']} ({result['perfect_pct']}%)")
+    print(f"time: {result['ms_per_photo']} ms per photo (95th percentile {result['ms_p95']} ms)")
+    for kind, s in result["kinds"].items():
+        print(f"{kind}: labelled {s['labelled']}, found {s['found']} ({s['found_pct']}%), "
+              f"value right {s['value_right']} ({s['value_right_pct']}%), phantoms {s['phantoms']} "
+              f"({s['phantom_pct']}%), unreadable {s['unreadable']} ({s['unreadable_pct']}%)")
+
+
+def run(args) -> int:
+    directory = Path(args.directory)
+    if not (directory / "labels.json").is_file():
+        raise TableError(f"{directory}: no labels.json")
+    if args.show and not args.out:
+        raise TableError("--show needs --out OUTDIR")
+    cv2.setNumThreads(1)
+    labels = json.loads((directory / "labels.json").read_text())
+    results = evaluate(directory, read_table, split_names(list(labels), args.split))
+    result = summary(results)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        _print_summary(result)
+    if args.show:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for photo in sorted(results, key=lambda p: -p.errors)[:args.show]:
+            frame = load_bgr(directory / "images" / photo.file)
+            cv2.imwrite(str(out / (Path(photo.file).stem + "_read.png")),
+                        draw(frame, read_table(frame), labels[photo.file]))
+            print(f"{photo.file}: " + "; ".join(photo.mistakes or ["no mistakes"]))
+    return 0

@@ -1,0 +1,52 @@
+"""`tabletop21 read IMAGE... [--calibration FILE] --json`: what the camera would read
+in still images, one JSON entry per image. A file that cannot be read gets an error
+entry of its own and the rest are still read; the exit code says whether any failed."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from table.errors import TableError
+from vision.calibration import Calibration
+from vision.image_io import NotAnImage, load_bgr
+from vision.read import read_table
+from vision.read_json import error_to_json, read_to_json
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("read", help="read dice (and other objects) in images")
+    parser.add_argument("images", nargs="+", metavar="IMAGE")
+    parser.add_argument("--calibration", metavar="FILE", help="play area saved by `tabletop21 calibrate`")
+    parser.add_argument("--json", action="store_true", help="print one JSON array (the default is a summary line per image)")
+    parser.set_defaults(run=run)
+
+
+def _summary(entry: dict) -> str:
+    if "error" in entry:
+        return f"{entry['file']}: error: {entry['error']}"
+    values = " ".join(str(d["value"]) for d in entry["dice"]) or "no dice"
+    extra = f", {len(entry['unreadable'])} unreadable" if entry["unreadable"] else ""
+    return f"{entry['file']}: {values}{extra}"
+
+
+def run(args) -> int:
+    calibration = None
+    if args.calibration:
+        try:
+            calibration = Calibration.load(args.calibration)
+        except OSError as err:  # a corrupt file raises CorruptRecord, a TableError, itself
+            raise TableError(f"calibration {args.calibration}: {err}") from err
+    entries = []
+    for path in args.images:
+        try:
+            entries.append(read_to_json(path, read_table(load_bgr(path), calibration)))
+        except NotAnImage as err:
+            entries.append(error_to_json(path, err))
+    if args.json:
+        json.dump(entries, sys.stdout, indent=1)
+        print()
+    else:
+        for entry in entries:
+            print(_summary(entry))
+    return 1 if any("error" in e for e in entries) else 0

@@ -1,0 +1,68 @@
+"""Scoring rules of `tabletop21 eval`: centre-in-box matching, phantoms, double reads,
+unreadable counted apart, and the generic kinds (domino halves as an unordered pair)."""
+
+import json
+
+import numpy as np
+
+from vision.evaluate import KINDS, evaluate, score_kind, split_names, summary
+from vision.types import Die, Domino, TableRead, Unreadable
+
+BOXES = [{"value": 3, "box": [10, 10, 50, 50]}, {"value": 5, "box": [100, 100, 140, 140]}]
+
+
+def die(value, x, y):
+    return Die(value, (x, y), (x - 20, y - 20, x + 20, y + 20), 0.99)
+
+
+def test_all_right():
+    score, mistakes = score_kind(KINDS["dice"], BOXES, TableRead(dice=(die(3, 30, 30), die(5, 120, 120))))
+    assert (score.labelled, score.found, score.value_right, score.phantoms) == (2, 2, 2, 0)
+    assert mistakes == []
+
+
+def test_wrong_value_missed_die_and_phantom():
+    read = TableRead(dice=(die(4, 30, 30), die(2, 300, 300)))
+    score, mistakes = score_kind(KINDS["dice"], BOXES, read)
+    assert (score.found, score.value_right, score.phantoms) == (1, 0, 1)
+    assert any("read 4, labelled 3" in m for m in mistakes)
+    assert any("missed" in m for m in mistakes)
+    assert any("phantom" in m for m in mistakes)
+
+
+def test_double_read_is_a_phantom_and_nearest_counts():
+    read = TableRead(dice=(die(1, 45, 45), die(3, 31, 29)))
+    score, _ = score_kind(KINDS["dice"], BOXES[:1], read)
+    assert (score.found, score.value_right, score.phantoms) == (1, 1, 1)
+
+
+def test_unreadable_is_neither_right_nor_phantom():
+    read = TableRead(unreadable=(Unreadable("die", (30, 30), "cocked"),))
+    score, _ = score_kind(KINDS["dice"], BOXES[:1], read)
+    assert (score.found, score.value_right, score.phantoms, score.unreadable) == (0, 0, 0, 1)
+
+
+def test_domino_halves_compare_unordered():
+    labels = [{"halves": [2, 5], "box": [0, 0, 80, 40]}]
+    tile = Domino((5, 2), (40, 20), (0, 0, 80, 40), 0.0, 0.9)
+    score, _ = score_kind(KINDS["dominoes"], labels, TableRead(dominoes=(tile,)))
+    assert score.value_right == 1
+
+
+def test_split_halves_are_disjoint_and_cover():
+    names = [f"f{i}.jpg" for i in range(7)]
+    even, odd = split_names(names, "even"), split_names(names, "odd")
+    assert not set(even) & set(odd)
+    assert sorted(even + odd) == sorted(names) == split_names(names, "all")
+
+
+def test_evaluate_and_summary_on_a_tiny_directory(tmp_path):
+    import cv2
+
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.png"), np.zeros((64, 64, 3), np.uint8))
+    (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"width": 64, "height": 64, "dice": BOXES[:1]}}))
+    results = evaluate(tmp_path, lambda frame: TableRead(dice=(die(3, 30, 30),)))
+    result = summary(results)
+    assert result["perfect_photos"] == 1
+    assert result["kinds"]["dice"]["value_right_pct"] == 100.0

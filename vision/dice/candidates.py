@@ -1,0 +1,65 @@
+"""Places worth asking the patch classifier about, each with a guess of the die's size.
+
+A lone die is one compact blob and gets one candidate at its centre, sized from the
+blob. Anything else (dice touching, a die split into pip fragments, a tray wall) is
+covered by a grid of candidates at the typical die size of this frame, and the
+classifier plus non-maximum suppression picks the real centres. This keeps the
+search cheap without ever needing the blobs themselves to be right."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MIN_BLOB_AREA = 120
+GRID_STEP = 0.3  # grid spacing as a fraction of the die side: a die is always hit near its centre
+DEFAULT_SIDE = 30.0  # die side in pixels of a 640-pixel-wide view when nothing better is known
+
+
+@dataclass(frozen=True)
+class Candidate:
+    x: float
+    y: float
+    side: float  # estimated side of the die (top face plus visible walls), pixels
+
+
+def _is_single_die_shape(w: int, h: int, area: int) -> bool:
+    return 0.7 < w / h < 1.4 and area / float(w * h) > 0.6
+
+
+def typical_die_side(stats: np.ndarray, frame_width: int) -> float:
+    """Median side of the blobs shaped like one die; a scaled default if there are none."""
+    sides = [np.sqrt(a) for _, _, w, h, a in stats[1:]
+             if a >= MIN_BLOB_AREA and _is_single_die_shape(w, h, a)]
+    sides = [s for s in sides if 12 <= s <= frame_width / 6]
+    if not sides:
+        return DEFAULT_SIDE * frame_width / 640.0
+    return float(np.median(sides))
+
+
+def find_candidates(mask: np.ndarray, die_side: float | None = None) -> tuple[list[Candidate], float]:
+    """Candidates from a foreground mask, and the die side used for the grid."""
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
+    side = die_side or typical_die_side(stats, mask.shape[1])
+    out: list[Candidate] = []
+    step = max(2, int(round(side * GRID_STEP)))
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if area < MIN_BLOB_AREA * (side / DEFAULT_SIDE) ** 2 * 0.5:
+            continue
+        own = float(np.sqrt(area))
+        if _is_single_die_shape(w, h, area) and 0.6 * side < own < 1.6 * side:
+            out.append(Candidate(float(centroids[i][0]), float(centroids[i][1]), own))
+            continue
+        # Grid, offset so a blob narrower than a step still gets a point at its middle.
+        blob = labels[y:y + h, x:x + w] == i
+        off_x, off_y = (w % step) / 2.0 + step / 2.0 - 0.5, (h % step) / 2.0 + step / 2.0 - 0.5
+        for gy in np.arange(off_y, h, step):
+            for gx in np.arange(off_x, w, step):
+                if blob[int(gy), int(gx)]:
+                    out.append(Candidate(float(x + gx), float(y + gy), side))
+        if w < step and h < step:
+            out.append(Candidate(float(centroids[i][0]), float(centroids[i][1]), side))
+    return out, side

@@ -1,0 +1,37 @@
+"""The small learned part of the dice reader: which face is up on an upright patch,
+or that no die is centred there at all (class 0).
+
+The network is vision.dice.tinycnn, weights in die_cnn.npz beside this file
+(about 60 kB), made by `python -m vision.dice.train`."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.dice.patches import PATCH, network_input
+from vision.dice.tinycnn import TinyCNN
+
+MODEL_PATH = Path(__file__).with_name("die_cnn.npz")
+NOT_A_DIE = 0  # class index; classes 1..6 are the face values
+CLASSES = 7
+INPUT_CHANNELS = 4
+WIDTHS = (12, 24, 32)
+
+
+def new_network(seed: int = 0) -> TinyCNN:
+    return TinyCNN.create(INPUT_CHANNELS, WIDTHS, PATCH, CLASSES, seed=seed)
+
+
+@lru_cache(maxsize=1)
+def shipped_network() -> TinyCNN:
+    return TinyCNN.load(MODEL_PATH)
+
+
+def face_probabilities(patches_bgr: np.ndarray, network: TinyCNN | None = None) -> np.ndarray:
+    """(n, 7) probabilities for (n, PATCH, PATCH, 3) upright BGR patches."""
+    if len(patches_bgr) == 0:
+        return np.zeros((0, CLASSES), np.float32)
+    return (network or shipped_network()).probabilities(network_input(patches_bgr))

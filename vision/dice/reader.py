@@ -1,0 +1,98 @@
+"""Frame in, d6 values out: foreground mask -> candidate centres -> upright patches ->
+classifier -> one answer per die, or an Unreadable when the classifier is not sure.
+
+A die whose face the classifier cannot call with confidence (cocked against a wall,
+stacked, blurred, pips hidden by glare) is reported, never guessed: the round asks
+for a re-roll instead of paying on a wrong number."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.dice.candidates import Candidate, find_candidates
+from vision.dice.classifier import NOT_A_DIE, face_probabilities
+from vision.dice.foreground import foreground_mask
+from vision.dice.patches import upright_patch
+from vision.dice.tinycnn import TinyCNN
+from vision.image_io import NotAnImage
+from vision.types import Die, TableRead, Unreadable
+
+DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
+MIN_CONFIDENCE = 0.85  # below this the face is reported unreadable
+SUPPRESS_RADIUS = 0.6  # in die sides: two dice cannot have centres closer than this
+SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
+
+
+def check_frame(frame_bgr: np.ndarray) -> None:
+    """Refuse anything that is not an 8-bit colour picture big enough to hold a die."""
+    if not isinstance(frame_bgr, np.ndarray) or frame_bgr.dtype != np.uint8 or frame_bgr.ndim != 3 \
+            or frame_bgr.shape[2] != 3 or min(frame_bgr.shape[:2]) < 16:
+        shape = getattr(frame_bgr, "shape", None)
+        dtype = getattr(frame_bgr, "dtype", type(frame_bgr).__name__)
+        raise NotAnImage(f"expected an 8-bit BGR frame of at least 16x16 pixels, got {shape} {dtype}")
+
+
+def _box(x: float, y: float, side: float, angle: float) -> tuple[float, float, float, float]:
+    half = side / 2.0 * (abs(np.cos(np.radians(angle))) + abs(np.sin(np.radians(angle))))
+    return (x - half, y - half, x + half, y + half)
+
+
+def _inside(calibration: Calibration, box: tuple[float, float, float, float]) -> bool:
+    x0, y0, x1, y1 = box
+    return all(calibration.contains(p) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
+
+
+def classify_candidates(frame_bgr: np.ndarray, candidates: list[Candidate],
+                        network: TinyCNN | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(n, 7) class probabilities and (n,) die angles for the candidates."""
+    if not candidates:
+        return face_probabilities(np.zeros((0,))), np.zeros(0, np.float32)
+    patches, angles = zip(*(upright_patch(frame_bgr, (c.x, c.y), c.side) for c in candidates))
+    return face_probabilities(np.stack(patches), network), np.array(angles, np.float32)
+
+
+def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
+              network: TinyCNN | None = None) -> TableRead:
+    """Every d6 in the frame (inside the play area when calibrated); `network`
+    replaces the shipped one (for measuring a freshly trained model)."""
+    check_frame(frame_bgr)
+    mask = foreground_mask(frame_bgr)
+    die_side = None
+    if calibration is not None:
+        mask = mask & calibration.mask(frame_bgr.shape)
+        if calibration.die_px:
+            die_side = calibration.die_px * SIDE_PER_CALIBRATED_FACE
+    candidates, _ = find_candidates(mask, die_side)
+    probs, angles = classify_candidates(frame_bgr, candidates, network)
+    is_die = 1.0 - probs[:, NOT_A_DIE]
+    dice: list[Die] = []
+    unreadable: list[Unreadable] = []
+    taken = np.zeros(len(candidates), bool)
+    xy = np.array([(c.x, c.y) for c in candidates], np.float64).reshape(-1, 2)
+    for i in np.argsort(-is_die):
+        if taken[i] or is_die[i] < DIE_THRESHOLD:
+            continue
+        side = candidates[i].side
+        near = (~taken) & (np.hypot(*(xy - xy[i]).T) < SUPPRESS_RADIUS * side)
+        taken |= near
+        # The kept point sits on a grid; the die-probability-weighted mean of its
+        # neighbours is a better centre.
+        weights = is_die[near] * (is_die[near] >= DIE_THRESHOLD)
+        x, y = (xy[near] * weights[:, None]).sum(axis=0) / weights.sum()
+        box = _box(float(x), float(y), side, float(angles[i]))
+        faces = probs[i, 1:] / is_die[i]
+        value = int(np.argmax(faces)) + 1
+        confidence = float(faces[value - 1])
+        centre = (round(float(x), 1), round(float(y), 1))
+        box = tuple(round(v, 1) for v in box)
+        if calibration is not None and not calibration.contains(centre):
+            continue
+        if calibration is not None and not _inside(calibration, box):
+            unreadable.append(Unreadable("die", centre, "die lies across the edge of the play area", box))
+        elif confidence < MIN_CONFIDENCE:
+            unreadable.append(Unreadable(
+                "die", centre, f"top face unclear (best guess {value} at {confidence:.2f})", box))
+        else:
+            dice.append(Die(value, centre, box, round(confidence, 3)))
+    return TableRead(dice=tuple(dice), unreadable=tuple(unreadable))

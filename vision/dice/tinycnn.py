@@ -1,0 +1,155 @@
+"""A very small convolutional network in plain numpy: three 3x3 conv + ReLU + 2x2
+max-pool stages and one linear layer, with the training step beside inference.
+
+Why a hand-written CNN rather than a framework: it has to run on a Raspberry Pi
+inside the 20 ms budget with nothing but numpy, and a net this size (about 5k
+weights, ~0.3 M multiply-adds per patch) does; weight sharing is also what lets it
+generalise from a couple of thousand labelled dice where a dense network over the
+same pixels memorised them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+
+def _im2col(x: np.ndarray) -> np.ndarray:
+    """(n, h, w, c) -> (n, h, w, 9c): each pixel's 3x3 neighbourhood, zero padded."""
+    n, h, w, c = x.shape
+    padded = np.zeros((n, h + 2, w + 2, c), x.dtype)
+    padded[:, 1:-1, 1:-1] = x
+    return np.concatenate([padded[:, dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)], axis=3)
+
+
+def _col2im(cols: np.ndarray, c: int) -> np.ndarray:
+    n, h, w, _ = cols.shape
+    padded = np.zeros((n, h + 2, w + 2, c), cols.dtype)
+    k = 0
+    for dy in range(3):
+        for dx in range(3):
+            padded[:, dy:dy + h, dx:dx + w] += cols[..., k * c:(k + 1) * c]
+            k += 1
+    return padded[:, 1:-1, 1:-1]
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    n, h, w, c = x.shape
+    return x[:, :h - h % 2, :w - w % 2].reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+@dataclass
+class TinyCNN:
+    """Weights: conv kernels as (9*c_in, c_out) matrices, then a linear layer."""
+
+    params: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @staticmethod
+    def create(in_channels: int, widths: tuple[int, ...], side: int, classes: int, seed: int = 0) -> "TinyCNN":
+        rng = np.random.default_rng(seed)
+        params: dict[str, np.ndarray] = {}
+        c = in_channels
+        for i, width in enumerate(widths):
+            params[f"k{i}"] = rng.normal(0, np.sqrt(2 / (9 * c)), (9 * c, width)).astype(np.float32)
+            params[f"b{i}"] = np.zeros(width, np.float32)
+            c, side = width, side // 2
+        params["w"] = rng.normal(0, np.sqrt(1 / (side * side * c)), (side * side * c, classes)).astype(np.float32)
+        params["b"] = np.zeros(classes, np.float32)
+        return TinyCNN(params)
+
+    @property
+    def depth(self) -> int:
+        return sum(1 for k in self.params if k.startswith("k"))
+
+    def _forward(self, x: np.ndarray, keep: bool) -> tuple[np.ndarray, list]:
+        cache = []
+        for i in range(self.depth):
+            cols = _im2col(x)
+            pre = cols @ self.params[f"k{i}"] + self.params[f"b{i}"]
+            act = np.maximum(pre, 0)
+            pooled = _pool(act)
+            if keep:
+                cache.append((x.shape, cols, pre, act, pooled))
+            x = pooled
+        flat = x.reshape(len(x), -1)
+        if keep:
+            cache.append(flat)
+        return flat @ self.params["w"] + self.params["b"], cache
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        """(n, classes) softmax for (n, h, w, c) float32 input."""
+        logits, _ = self._forward(x.astype(np.float32, copy=False), keep=False)
+        logits -= logits.max(axis=1, keepdims=True)
+        odds = np.exp(logits)
+        return odds / odds.sum(axis=1, keepdims=True)
+
+    def gradients(self, x: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None) -> tuple[float, dict]:
+        """Mean cross-entropy loss and its gradient for a batch."""
+        logits, cache = self._forward(x, keep=True)
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        n = len(x)
+        w = np.ones(n, np.float32) if weights is None else weights.astype(np.float32)
+        loss = float(-(np.log(p[np.arange(n), y] + 1e-9) * w).sum() / n)
+        g = p
+        g[np.arange(n), y] -= 1
+        g *= w[:, None] / n
+        flat = cache.pop()
+        grads = {"w": flat.T @ g, "b": g.sum(axis=0)}
+        d = (g @ self.params["w"].T)
+        for i in reversed(range(self.depth)):
+            in_shape, cols, pre, act, pooled = cache[i]
+            d = d.reshape(pooled.shape)
+            # Max-pool backward: route the gradient to the maximum of each 2x2 cell.
+            nb, h, wd, c = act.shape
+            up = np.repeat(np.repeat(d, 2, axis=1), 2, axis=2)
+            upv = np.repeat(np.repeat(pooled, 2, axis=1), 2, axis=2)
+            d_act = np.zeros_like(act)
+            hh, ww = up.shape[1], up.shape[2]
+            d_act[:, :hh, :ww] = up * (act[:, :hh, :ww] == upv)
+            d_pre = d_act * (pre > 0)
+            flat_pre = d_pre.reshape(-1, c)
+            grads[f"k{i}"] = cols.reshape(-1, cols.shape[-1]).T @ flat_pre
+            grads[f"b{i}"] = flat_pre.sum(axis=0)
+            if i:
+                d = _col2im((flat_pre @ self.params[f"k{i}"].T).reshape(cols.shape), in_shape[-1])
+        return loss, grads
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, **self.params)
+
+    @staticmethod
+    def load(path: str | Path) -> "TinyCNN":
+        with np.load(path) as data:
+            return TinyCNN({k: data[k].astype(np.float32) for k in data.files})
+
+
+def train(net: TinyCNN, x: np.ndarray, y: np.ndarray, epochs: int, augment=None, batch: int = 64,
+          lr: float = 3e-3, decay: float = 1e-4, seed: int = 0, log=None) -> TinyCNN:
+    """Adam with a cosine learning-rate schedule; `augment(batch, rng)` may transform inputs."""
+    rng = np.random.default_rng(seed)
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in net.params.items()}
+    step = 0
+    for epoch in range(epochs):
+        rate = lr * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        order = rng.permutation(len(x))
+        total = 0.0
+        for start in range(0, len(x), batch):
+            idx = order[start:start + batch]
+            xb = x[idx] if augment is None else augment(x[idx], rng)
+            loss, grads = net.gradients(xb, y[idx])
+            total += loss * len(idx)
+            step += 1
+            for k, g in grads.items():
+                g = g + decay * net.params[k] if k.startswith(("k", "w")) else g
+                m, v = moments[k]
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                net.params[k] -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+        if log:
+            log(f"epoch {epoch + 1}/{epochs} loss {total / len(x):.4f}")
+    return net

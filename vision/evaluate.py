@@ -1,0 +1,187 @@
+"""Scoring a reader against labelled photos (labels.json in the dice-d6-photos format,
+optionally with "dominoes", "cards" and "d10" lists beside "dice").
+
+A prediction matches a labelled object when its centre lies inside the object's box;
+the one nearest the box centre is the match, any other prediction inside the same box
+is a phantom (a double read). Unreadable reports are counted on their own: refusing
+to read is not a wrong value and not a phantom, but it does spoil a perfect photo."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from vision.image_io import load_bgr
+from vision.types import TableRead
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """How one kind of object is labelled and read."""
+
+    read_field: str  # attribute of TableRead
+    unreadable_kind: str  # Unreadable.kind for this object
+    truth: Callable[[dict], Any]  # value from a label entry
+    predicted: Callable[[Any], Any]  # value from a read object
+
+
+KINDS: dict[str, KindSpec] = {
+    "dice": KindSpec("dice", "die", lambda lab: int(lab["value"]), lambda d: d.value),
+    "d10": KindSpec("d10", "d10", lambda lab: int(lab["value"]), lambda d: d.value),
+    # A tile read upside down is the same tile: compare halves as an unordered pair.
+    "dominoes": KindSpec("dominoes", "domino", lambda lab: tuple(sorted(lab["halves"])),
+                         lambda d: tuple(sorted(d.halves))),
+    "cards": KindSpec("cards", "card", lambda lab: str(lab["rank"]), lambda c: c.rank),
+}
+
+
+@dataclass
+class KindScore:
+    labelled: int = 0
+    found: int = 0
+    value_right: int = 0
+    phantoms: int = 0
+    unreadable: int = 0
+
+    def add(self, other: "KindScore") -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def as_dict(self) -> dict[str, float]:
+        n = max(self.labelled, 1)
+        return {**self.__dict__, "found_pct": round(100 * self.found / n, 2),
+                "value_right_pct": round(100 * self.value_right / n, 2),
+                "phantom_pct": round(100 * self.phantoms / n, 2),
+                "unreadable_pct": round(100 * self.unreadable / n, 2)}
+
+
+@dataclass
+class PhotoScore:
+    file: str
+    kinds: dict[str, KindScore]
+    ms: float
+    mistakes: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(k.labelled - k.value_right + k.phantoms for k in self.kinds.values())
+
+
+def split_names(names: list[str], split: str) -> list[str]:
+    """Sorted names, or every other one ("even": 0th, 2nd, ...; "odd": 1st, 3rd, ...),
+    so that tuning on one half and measuring on the other is one flag."""
+    names = sorted(names)
+    if split == "all":
+        return names
+    return names[{"even": 0, "odd": 1}[split]::2]
+
+
+def _inside(point: tuple[float, float], box: list[float]) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def _distance(point: tuple[float, float], box: list[float]) -> float:
+    return float(np.hypot(point[0] - (box[0] + box[2]) / 2, point[1] - (box[1] + box[3]) / 2))
+
+
+def score_kind(spec: KindSpec, labels: list[dict], read: TableRead) -> tuple[KindScore, list[str]]:
+    """Score of one kind on one photo, and a line per mistake."""
+    score = KindScore(labelled=len(labels))
+    mistakes: list[str] = []
+    predictions = list(getattr(read, spec.read_field))
+    owner = []  # label index each prediction falls in (the nearest box centre if several)
+    for p in predictions:
+        inside = [i for i, lab in enumerate(labels) if _inside(p.center, lab["box"])]
+        owner.append(min(inside, key=lambda i: _distance(p.center, labels[i]["box"])) if inside else None)
+    refused = [u for u in read.unreadable if u.kind == spec.unreadable_kind]
+    for i, lab in enumerate(labels):
+        mine = sorted((p for p, o in zip(predictions, owner) if o == i),
+                      key=lambda p: _distance(p.center, lab["box"]))
+        if mine:
+            score.found += 1
+            if spec.predicted(mine[0]) == spec.truth(lab):
+                score.value_right += 1
+            else:
+                mistakes.append(f"{spec.read_field} at {lab['box']}: read {spec.predicted(mine[0])}, "
+                                f"labelled {spec.truth(lab)}")
+            score.phantoms += len(mine) - 1
+        elif any(_inside(u.center, lab["box"]) for u in refused):
+            score.unreadable += 1
+            mistakes.append(f"{spec.read_field} at {lab['box']}: reported unreadable")
+        else:
+            mistakes.append(f"{spec.read_field} at {lab['box']}: missed")
+    for p, o in zip(predictions, owner):
+        if o is None:
+            score.phantoms += 1
+            mistakes.append(f"{spec.read_field} phantom at {p.center}: read {spec.predicted(p)}")
+    return score, mistakes
+
+
+def labelled_kinds(labels: dict[str, dict]) -> list[str]:
+    """The kinds that appear anywhere in a labels.json."""
+    return [k for k in KINDS if any(k in entry for entry in labels.values())]
+
+
+def evaluate(photo_dir: str | Path, reader: Callable[[np.ndarray], TableRead],
+             names: list[str] | None = None) -> list[PhotoScore]:
+    """Run `reader` on each labelled photo (all of them unless `names` is given)."""
+    photo_dir = Path(photo_dir)
+    labels = json.loads((photo_dir / "labels.json").read_text())
+    kinds = labelled_kinds(labels)
+    results = []
+    for name in names or sorted(labels):
+        frame = load_bgr(photo_dir / "images" / name)
+        start = time.perf_counter()
+        read = reader(frame)
+        ms = (time.perf_counter() - start) * 1000
+        photo = PhotoScore(name, {}, ms)
+        for kind in kinds:
+            photo.kinds[kind], mistakes = score_kind(KINDS[kind], labels[name].get(kind, []), read)
+            photo.mistakes += mistakes
+        results.append(photo)
+    return results
+
+
+def summary(results: list[PhotoScore]) -> dict[str, Any]:
+    """Totals per kind plus photo-level figures, as plain data for printing or JSON."""
+    totals: dict[str, KindScore] = {}
+    for photo in results:
+        for kind, score in photo.kinds.items():
+            totals.setdefault(kind, KindScore()).add(score)
+    perfect = sum(1 for p in results if p.errors == 0 and
+                  not any(k.unreadable for k in p.kinds.values()))
+    ms = [p.ms for p in results]
+    return {"photos": len(results), "perfect_photos": perfect,
+            "perfect_pct": round(100 * perfect / max(len(results), 1), 2),
+            "ms_per_photo": round(float(np.mean(ms)) if ms else 0.0, 2),
+            "ms_p95": round(float(np.percentile(ms, 95)) if ms else 0.0, 2),
+            "kinds": {k: s.as_dict() for k, s in totals.items()}}
+
+
+def draw(frame_bgr: np.ndarray, read: TableRead, labels: dict) -> np.ndarray:
+    """The frame with labelled boxes (blue), reads (green right / red wrong) and
+    unreadable reports (yellow), for a person to look at."""
+    out = frame_bgr.copy()
+    for kind in labelled_kinds({"x": labels}):
+        spec = KINDS[kind]
+        for lab in labels.get(kind, []):
+            x0, y0, x1, y1 = (int(round(v)) for v in lab["box"])
+            cv2.rectangle(out, (x0, y0), (x1, y1), (255, 120, 0), 1)
+            cv2.putText(out, str(spec.truth(lab)), (x0, y1 + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 120, 0), 1)
+        for p in getattr(read, spec.read_field):
+            right = any(_inside(p.center, lab["box"]) and spec.truth(lab) == spec.predicted(p)
+                        for lab in labels.get(kind, []))
+            colour = (0, 200, 0) if right else (0, 0, 255)
+            cx, cy = (int(round(v)) for v in p.center)
+            cv2.circle(out, (cx, cy), 3, colour, -1)
+            cv2.putText(out, str(spec.predicted(p)), (cx + 4, cy - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 2)
+    for u in read.unreadable:
+        cx, cy = (int(round(v)) for v in u.center)
+        cv2.drawMarker(out, (cx, cy), (0, 220, 255), cv2.MARKER_TILTED_CROSS, 12, 2)
+    return out

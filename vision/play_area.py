@@ -1,0 +1,82 @@
+"""Finding the play area (dice tray floor, felt, or a plain table zone) in a frame of
+the table, so the appliance can be calibrated from one picture with no clicking.
+
+The area is taken to be the surface under the middle of the view: the largest
+region of that colour connected to the centre, with the dice on it filled in and
+its outline simplified to a polygon. A tray's walls and the world outside it
+differ in colour or are cut off by the rim's shadow, so they stay out."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+
+WORK_SIZE = 160  # the search runs at this width; the outline is scaled back up
+FLOOD_STEP = 2  # largest colour step between neighbouring pixels of one surface
+COLOUR_TOLERANCE = 28  # and never further than this from the colour under the middle
+MARGIN_FRACTION = 0.12  # about two die widths in a typical overhead view
+MIN_AREA_FRACTION = 0.05  # a smaller region means the middle of the view is not the surface
+
+
+def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
+    """(k, 2) float32 clockwise polygon of the play area, in frame pixels."""
+    h, w = frame_bgr.shape[:2]
+    scale = WORK_SIZE / float(max(h, w))
+    small = cv2.resize(frame_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA)
+    # A median wider than a die wipes the dice out; the flood fill then follows the
+    # surface through gentle light gradients and stops at walls and rims.
+    smooth = cv2.medianBlur(cv2.GaussianBlur(small, (3, 3), 0), 9)
+    sh, sw = smooth.shape[:2]
+    region = np.zeros((sh + 2, sw + 2), np.uint8)
+    step = (FLOOD_STEP,) * 3
+    cv2.floodFill(smooth, region, (sw // 2, sh // 2), 0, step, step,
+                  4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8))
+    # ...but not across a long, slow drift into another surface.
+    seed = np.median(smooth[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3].reshape(-1, 3), axis=0)
+    near = np.abs(smooth.astype(np.int16) - seed.astype(np.int16)).max(axis=2) <= COLOUR_TOLERANCE
+    region = region[1:-1, 1:-1] & (near.astype(np.uint8) * 255)
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    if cv2.countNonZero(region) < MIN_AREA_FRACTION * sh * sw:
+        return np.array([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)], np.float32)
+    # Dice crowding a wall hide the floor next to it; a die-wide margin gives them back.
+    margin = max(3, int(round(MARGIN_FRACTION * sw))) | 1
+    region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float32)
+    poly = (poly + 0.5) / scale - 0.5
+    poly[:, 0] = np.clip(poly[:, 0], 0, w - 1)
+    poly[:, 1] = np.clip(poly[:, 1], 0, h - 1)
+    # Clockwise in image coordinates (y down) means positive shoelace area.
+    area = np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1])
+    return poly if area > 0 else poly[::-1]
+
+
+def typical_die_face(frame_bgr: np.ndarray, calibration: Calibration) -> float | None:
+    """Median top-face side of the dice read in the frame, or None if there are none."""
+    from vision.dice import read_dice  # local: play-area finding must not need the model
+
+    read = read_dice(frame_bgr, calibration)
+    boxes = [d.box for d in read.dice] + [u.box for u in read.unreadable if u.box]
+    if not boxes:
+        return None
+    # Boxes of rotated squares are up to 1.41x the side; the face is ~0.8 of the die
+    # including its visible walls. Both are averaged over many dice by the median.
+    return float(np.median([(b[2] - b[0] + b[3] - b[1]) / 2 for b in boxes]) / 1.37 * 0.87)
+
+
+def calibrate(frame_bgr: np.ndarray, die_px: float | None = None) -> Calibration:
+    """A Calibration from one frame of the table (empty, or with a few dice on it to
+    measure their size when `die_px` is not given)."""
+    h, w = frame_bgr.shape[:2]
+    area = tuple((round(float(x), 1), round(float(y), 1)) for x, y in play_area_polygon(frame_bgr))
+    calibration = Calibration(frame_size=(w, h), area=area, die_px=die_px)
+    if die_px is None:
+        measured = typical_die_face(frame_bgr, calibration)
+        if measured is not None:
+            calibration = Calibration(frame_size=(w, h), area=area, die_px=round(measured, 1))
+    return calibration

@@ -1,0 +1,92 @@
+"""Knowing when to read: from a stream of frames, are the dice still rolling, is a
+hand or the shaker over the table, or has everything come to rest?
+
+Cheap by design (it runs on every camera frame on a Pi): each frame is shrunk to a
+thumbnail, compared with the previous thumbnail (motion) and with the empty table
+(what is there). A large object is a hand or the shaker, however still it is held;
+small moving ones are dice rolling; the table is settled only after a few frames in
+a row without motion, so one frame where a tumbling die happens to look still does
+not trigger a read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+
+THUMB = 96  # thumbnail width, pixels
+MOTION_LEVEL = 18  # grey-level change that counts as a pixel moving
+PRESENCE_LEVEL = 28  # Lab difference from the empty table that counts as an object
+MIN_OBJECT_PIXELS = 3
+STATES = ("rolling", "hand", "settled", "empty")
+
+
+@dataclass(frozen=True)
+class SettleState:
+    state: str  # one of STATES
+    motion: float  # fraction of the play area that changed since the previous frame
+    coverage: float  # fraction of the play area covered by objects
+    largest: float  # fraction of the play area covered by the largest single object
+    still_frames: int  # consecutive frames without motion, this one included
+
+
+class SettleDetector:
+    """Feed frames one at a time with `update(frame)`; each call returns a SettleState.
+
+    The empty table is taken from `empty_table` when given, otherwise from the first
+    frame fed (start the detector before the dice are thrown), and it follows slow
+    light changes while the table stays empty."""
+
+    def __init__(self, calibration: Calibration | None = None, empty_table: np.ndarray | None = None,
+                 still_needed: int = 3, motion_fraction: float = 0.002, hand_fraction: float = 0.06):
+        self.calibration = calibration
+        self.still_needed = still_needed
+        self.motion_fraction = motion_fraction
+        self.hand_fraction = hand_fraction
+        self._area: np.ndarray | None = None
+        self._empty: np.ndarray | None = None if empty_table is None else self._thumb(empty_table)[0]
+        self._previous: np.ndarray | None = None
+        self._still = 0
+
+    def _thumb(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h, w = frame_bgr.shape[:2]
+        size = (THUMB, max(1, round(THUMB * h / w)))
+        small = cv2.GaussianBlur(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+        if self._area is None or self._area.shape != small.shape[:2]:
+            full = (self.calibration.mask(frame_bgr.shape) if self.calibration is not None
+                    else np.full((h, w), 255, np.uint8))
+            self._area = cv2.resize(full, size, interpolation=cv2.INTER_NEAREST) > 0
+        return cv2.cvtColor(small, cv2.COLOR_BGR2LAB), cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+
+    def update(self, frame_bgr: np.ndarray) -> SettleState:
+        lab, grey = self._thumb(frame_bgr)
+        if self._empty is None:
+            self._empty = lab
+        area = self._area
+        n = max(int(area.sum()), 1)
+        moved = 0.0
+        if self._previous is not None:
+            moved = float(((cv2.absdiff(grey, self._previous) > MOTION_LEVEL) & area).sum()) / n
+        self._previous = grey
+        present = (cv2.absdiff(lab, self._empty).max(axis=2) > PRESENCE_LEVEL) & area
+        count, _, stats, _ = cv2.connectedComponentsWithStats(present.astype(np.uint8))
+        sizes = stats[1:, cv2.CC_STAT_AREA]
+        sizes = sizes[sizes >= MIN_OBJECT_PIXELS]  # single pixels are sensor noise, not dice
+        coverage = float(sizes.sum()) / n
+        largest = float(sizes.max()) / n if len(sizes) else 0.0
+        self._still = self._still + 1 if moved < self.motion_fraction else 0
+        if largest > self.hand_fraction:
+            state = "hand"
+        elif coverage == 0 and self._still:
+            state = "empty"
+        elif self._still < self.still_needed:
+            state = "rolling"
+        else:
+            state = "settled"
+        if state == "empty":
+            # Follow slow light drift only while nothing is on the table.
+            self._empty = cv2.addWeighted(self._empty, 0.9, lab, 0.1, 0)
+        return SettleState(state, round(moved, 5), round(coverage, 5), round(largest, 5), self._still)
