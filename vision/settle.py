@@ -41,12 +41,13 @@ class SettleDetector:
     light changes while the table stays empty."""
 
     def __init__(self, calibration: Calibration | None = None, empty_table: np.ndarray | None = None,
-                 still_needed: int = 3, motion_fraction: float = 0.002, hand_fraction: float = 0.06):
+                 still_needed: int = 3, motion_fraction: float = 0.002, hand_fraction: float = 0.035):
         self.calibration = calibration
         self.still_needed = still_needed
         self.motion_fraction = motion_fraction
         self.hand_fraction = hand_fraction
         self._area: np.ndarray | None = None
+        self._edge: np.ndarray | None = None
         self._empty: np.ndarray | None = None if empty_table is None else self._thumb(empty_table)[0]
         self._previous: np.ndarray | None = None
         self._still = 0
@@ -58,7 +59,9 @@ class SettleDetector:
         if self._area is None or self._area.shape != small.shape[:2]:
             full = (self.calibration.mask(frame_bgr.shape) if self.calibration is not None
                     else np.full((h, w), 255, np.uint8))
-            self._area = cv2.resize(full, size, interpolation=cv2.INTER_NEAREST) > 0
+            area = cv2.resize(full, size, interpolation=cv2.INTER_NEAREST)
+            inner = cv2.erode(area, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+            self._area, self._edge = area > 0, (area > 0) & (inner == 0)
         return cv2.cvtColor(small, cv2.COLOR_BGR2LAB), cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
 
     def update(self, frame_bgr: np.ndarray) -> SettleState:
@@ -72,13 +75,17 @@ class SettleDetector:
             moved = float(((cv2.absdiff(grey, self._previous) > MOTION_LEVEL) & area).sum()) / n
         self._previous = grey
         present = (cv2.absdiff(lab, self._empty).max(axis=2) > PRESENCE_LEVEL) & area
-        count, _, stats, _ = cv2.connectedComponentsWithStats(present.astype(np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(present.astype(np.uint8))
         sizes = stats[1:, cv2.CC_STAT_AREA]
-        sizes = sizes[sizes >= MIN_OBJECT_PIXELS]  # single pixels are sensor noise, not dice
-        coverage = float(sizes.sum()) / n
-        largest = float(sizes.max()) / n if len(sizes) else 0.0
+        real = sizes >= MIN_OBJECT_PIXELS  # single pixels are sensor noise, not dice
+        coverage = float(sizes[real].sum()) / n
+        largest = float(sizes[real].max()) / n if real.any() else 0.0
+        # An arm reaches in across the edge of the play area; a die never does that
+        # while being big.
+        at_edge = np.unique(labels[self._edge]) if count > 1 else np.zeros(0, np.int32)
+        reaching = max((sizes[i - 1] for i in at_edge if i), default=0) / n
         self._still = self._still + 1 if moved < self.motion_fraction else 0
-        if largest > self.hand_fraction:
+        if largest > self.hand_fraction or reaching > self.hand_fraction / 4:
             state = "hand"
         elif coverage == 0 and self._still:
             state = "empty"

@@ -115,7 +115,7 @@ def settle_sequence(rng: np.random.Generator, number: int, hold_hand: bool) -> l
     shot([], None, "empty")
     for k in range(3):
         shot([], (SETTLE_SIZE * 0.5, SETTLE_SIZE * (0.95 - 0.15 * k), SETTLE_SIZE * 0.3), "hand")
-    for k, t in enumerate((0.35, 0.6, 0.8, 0.93, 0.985)):
+    for t in (0.3, 0.55, 0.75, 0.9):
         moving = []
         for d in finals:
             end = np.array([d.x, d.y])
