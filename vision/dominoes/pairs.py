@@ -1,4 +1,5 @@
-"""Parting two touching tiles that the table mask sees as one blob.
+"""Parting two touching tiles that the table mask sees as one blob, and joining the
+two halves of one tile that its divider line cut apart.
 
 End to end they make a 4:1 blob, parted where the seam (a groove between the bevels)
 crosses it near the middle. Side by side they make a square, and there the seam and
@@ -62,3 +63,34 @@ def split_side_by_side(frame, corners):
                 _to_image(corners, 2 * S, 2 * S, seam, 0, 2 * S, 2 * S)]
     return [_to_image(corners, 2 * S, 2 * S, 0, 0, 2 * S, seam),
             _to_image(corners, 2 * S, 2 * S, 0, seam, 2 * S, 2 * S)]
+
+
+def halves_of_tiles(squares):
+    """Pairs of square blobs that sit like the two halves of one tile: a divider
+    that runs nearly from side to side parts a tile's outline in two.
+
+    Returns the joined (rect, fill) of each pair, and the squares left over."""
+    joined, used = [], set()
+    for i, a in enumerate(squares):
+        for j in range(i + 1, len(squares)):
+            b = squares[j]
+            if i in used or j in used or not _halves_of_one(a, b):
+                continue
+            pts = np.vstack([cv2.boxPoints(a.rect), cv2.boxPoints(b.rect)])
+            rect = cv2.minAreaRect(pts)
+            joined.append((rect, (a.area + b.area) / max(rect[1][0] * rect[1][1], 1.0)))
+            used.update((i, j))
+    return joined, [s for k, s in enumerate(squares) if k not in used]
+
+
+def _halves_of_one(a, b) -> bool:
+    side_a, side_b = np.mean(a.rect[1]), np.mean(b.rect[1])
+    if not 0.8 <= side_a / side_b <= 1.25:
+        return False
+    gap = np.subtract(b.rect[0], a.rect[0])
+    if not 0.85 <= np.linalg.norm(gap) / ((side_a + side_b) / 2) <= 1.2:
+        return False
+    turn = abs((a.rect[2] - b.rect[2] + 45) % 90 - 45)
+    heading = np.degrees(np.arctan2(gap[1], gap[0]))
+    off_axis = abs((heading - a.rect[2] + 45) % 90 - 45)
+    return turn < 10 and off_axis < 10

@@ -44,6 +44,9 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
             squares.append(outline)
         else:
             found.extend(_read_outline(work, outline, die_px))
+    halves_found, squares = pairs.halves_of_tiles(squares)
+    for rect, fill in halves_found:
+        found.extend(_read_tight(work, rect, fill))
     # Some readings need company: tiles of the same size read in full in this very
     # frame. A square blob is two tiles side by side only then (a die is square too),
     # and pips without a divider line only then (two dice side by side show that), as
