@@ -80,9 +80,9 @@ def _kite_texture(face: np.ndarray, value: int, body, ink, font: fonts.FontSpec,
     flat *= (TEXTURE - 1) / flat.max()
     flat[:, 0] += (TEXTURE - 1 - flat[:, 0].max()) / 2
     tex = np.full((TEXTURE, TEXTURE, 3), body, np.uint8)
-    glyph = fonts.glyph_mask(str(value), font, round(0.3 * TEXTURE))
+    glyph = fonts.glyph_mask(str(value), font, round(0.4 * TEXTURE))  # numbers fill much of a face
     gh, gw = glyph.shape
-    cx, cy = round(flat[0, 0]), round(0.6 * TEXTURE)
+    cx, cy = round(flat[0, 0]), round(0.52 * TEXTURE)
     x0, y0 = cx - gw // 2, cy - gh // 2
     alpha = np.zeros((TEXTURE, TEXTURE), np.uint8)
     alpha[y0 : y0 + gh, x0 : x0 + gw] = glyph
@@ -138,7 +138,7 @@ def render_scene(rng: np.random.Generator, values: list[int]) -> tuple[np.ndarra
     placed = []
     for value in values:
         colour = COLOURS[int(rng.integers(len(COLOURS)))]
-        die = rng.uniform(60, 95)
+        die = rng.uniform(42, 90)  # a phone 40 cm above the table sees a d10 ~45 px across
         sprite, alpha = render_die(value, die, rng.uniform(0, 360), colour, font, marker, rng, 128)
         for _ in range(200):
             x, y = rng.uniform(70, size - 70 - 128, 2).astype(int)
