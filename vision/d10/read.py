@@ -22,7 +22,7 @@ MIN_ELONGATION, MAX_AXIS_GAP = 1.1, 30.0
 INK_CONTRAST = 40  # Lab distance between a die's body and its printed numbers
 # Below these scores the central mark is not taken for a digit at all. A lone bar ("1")
 # is what glossy highlights and merged d6 pips most often resemble, so it must match better.
-DIGIT_LIKE = {"1": 0.88}
+DIGIT_LIKE = {"1": 0.9}
 DIGIT_LIKE_ANY = 0.8
 
 
