@@ -21,6 +21,8 @@ from vision.types import Card, Unreadable
 
 PATCH = 96  # an index is read from a PATCH x PATCH upright cut-out
 FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06
+FAN_NO_SUIT_SCORE = 0.85  # a rank whose suit symbol is not legible must match this well
+SUITS = ("S", "C", "H", "D")
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
 CARD_PER_GLYPH = 13.0  # a card is about this many rank-glyph heights tall
 
@@ -75,14 +77,16 @@ def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float] | Non
     rank_parts = [i for i in usable if centroids[i][1] < mid and stats[i][1] < stats[first][1] + stats[first][3] / 2
                   and abs(centroids[i][0] - mid) < PATCH * 0.3]
     suit_mask = (labels == min(lower, key=lambda i: stats[i][1])).astype(np.uint8)
-    if max(label_scores(suit_mask, ("S", "C", "H", "D")).values(), default=0.0) < SUIT_LIKE:
+    if max(label_scores(suit_mask, SUITS).values(), default=0.0) < SUIT_LIKE:
         return None
     rank_mask = np.isin(labels, rank_parts).astype(np.uint8)
     rank, score, margin = best_match(rank_mask, index.RANKS)
-    if rank is None:
-        return None
-    red = index.is_red(patch, rank_mask)
-    suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if red else ("S", "C"))
+    if rank is None or max(label_scores(rank_mask, SUITS).values(), default=0.0) >= score:
+        return None  # a pip over a pip, not a rank over a suit
+    colour = index.ink_colour(patch, rank_mask)
+    if colour is None or index.ink_colour(patch, suit_mask) != colour:
+        return None  # an index is printed in one colour, red or black
+    suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if colour == "red" else ("S", "C"))
     if s_score < index.SUIT_SCORE or s_margin < index.SUIT_MARGIN:
         suit = None
     return rank, suit, score, margin
@@ -107,7 +111,7 @@ def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
             down = step / dist
             centre = (a.centre + b.centre) / 2 + [x, y]
             read = _read_patch(_upright_patch(frame, centre, down, 3.2 * dist))
-            if read and read[2] >= FAN_RANK_SCORE and read[3] >= FAN_RANK_MARGIN:
+            if read and (read[1] or read[2] >= FAN_NO_SUIT_SCORE) and read[2] >= FAN_RANK_SCORE and read[3] >= FAN_RANK_MARGIN:
                 found.append(_Index(read[0], read[1], read[2], read[3], centre, down, a.size))
     return found
 

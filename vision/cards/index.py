@@ -22,6 +22,8 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_SCORE, RANK_MARGIN = 0.55, 0.04
 INDEX_SLACK = 0.03  # how far below the index's favourite the rank the middle shows may score
 SUIT_SCORE, SUIT_MARGIN = 0.6, 0.04
+SUITS = ("S", "C", "H", "D")
+PIP_LIKE = 0.75  # every blob counted as a pip must match some suit symbol this well
 
 
 @dataclass(frozen=True)
@@ -55,11 +57,21 @@ def card_white(card_bgr: np.ndarray) -> float:
 
 
 def is_red(card_bgr: np.ndarray, ink: np.ndarray) -> bool:
+    return ink_colour(card_bgr, ink) == "red"
+
+
+def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
+    """"red", "black", or None for any other colour: indices are printed in one of the two
+    suit colours, so blue or yellow marks are pieces of a court picture, not an index."""
     pixels = card_bgr[ink > 0].astype(np.int16)
     if len(pixels) == 0:
-        return False
-    redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
-    return float(np.median(redness)) > 35
+        return None
+    b, g, r = np.median(pixels, axis=0)
+    if r - max(b, g) > 35:
+        return "red"
+    if max(b, g, r) - min(b, g, r) < 45:
+        return "black"
+    return None
 
 
 def _column(ink: np.ndarray, scale: float) -> np.ndarray | None:
@@ -126,10 +138,17 @@ def middle_allows(card_bgr: np.ndarray, ink: np.ndarray) -> set[str]:
     otherwise the rank its pip count gives (an ace shows one pip)."""
     if has_picture(card_bgr, ink):
         return {"J", "Q", "K"}
-    pips = count_pips(ink)
-    if pips == 1:
+    pips = pip_masks(ink)
+    if not all(_suit_like(p) for p in pips):
+        return set()  # blobs that are not suit symbols: a picture too plain to tell, or worse
+    if len(pips) == 1:
         return {"A"}
-    return {str(pips)} if 2 <= pips <= 10 else set()
+    return {str(len(pips))} if 2 <= len(pips) <= 10 else set()
+
+
+def _suit_like(mask: np.ndarray) -> bool:
+    """Looks like one of the four suit symbols, either way up."""
+    return max(max(label_scores(m, SUITS).values(), default=0.0) for m in (mask, mask[::-1, ::-1].copy())) >= PIP_LIKE
 
 
 def decide_rank(reads: list[IndexRead], allowed: set[str]) -> tuple[str | None, float, str]:
@@ -164,10 +183,6 @@ def pip_masks(ink: np.ndarray) -> list[np.ndarray]:
     return [(labels == i).astype(np.uint8) for i in blobs if stats[i][4] >= 0.4 * biggest]
 
 
-def count_pips(ink: np.ndarray) -> int:
-    return len(pip_masks(ink))
-
-
 def pip_suit(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     """The suit from the biggest pip, which is printed several times larger than the one in
     the index and so much easier to tell (spade from club above all). Pips in the lower
@@ -186,12 +201,16 @@ def pip_suit(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
 
 def has_picture(card_bgr: np.ndarray, card_ink: np.ndarray) -> bool:
     """Court cards carry a picture printed in several colours (blue, yellow as well as red
-    and black); pips and aces are printed in the suit's one colour."""
+    and black) inside a frame; pips and aces are printed in the suit's one colour, and no
+    pip spans most of the middle the way a frame or a picture does."""
     middle = card_bgr[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)]
     ink = card_ink[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)] > 0
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)
     other_hue = (hsv[..., 0] > 15) & (hsv[..., 0] < 165) & (hsv[..., 1] > 80) & (hsv[..., 2] > 60)
-    return ink.sum() > 0 and float((ink & other_hue).sum()) / float(ink.sum()) > 0.1
+    if ink.sum() > 0 and float((ink & other_hue).sum()) / float(ink.sum()) > 0.1:
+        return True
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    return any(stats[i][2] > 0.85 * ink.shape[1] or stats[i][3] > 0.85 * ink.shape[0] for i in range(1, n))
 
 
 def looks_face_down(card_bgr: np.ndarray, white: float) -> bool:
