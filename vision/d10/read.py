@@ -144,10 +144,11 @@ def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | N
     if shows_pips(layers, size):
         return None
     best = None
+    edge = cv2.dilate(1 - inside, np.ones((5, 5), np.uint8))
     for layer in layers:
         found = _central_digit(layer, size)
-        if found is None:
-            continue
+        if found is None or (found[0] & edge).any():
+            continue  # nothing, or a digit running off the die's outline: maybe cut short
         label, score, margin, angle = glyph.match_digit(found[0])
         if label is not None and not along_kite(inside, angle):
             continue
