@@ -102,3 +102,14 @@ def test_something_that_is_not_a_frame_is_refused(bad):
 def test_a_read_survives_a_session_recording():
     read = read_d10(load_bgr(FIXTURES / "images" / next(iter(LABELS))))
     assert serial.loads(serial.dumps(read), TableRead) == read
+
+
+def test_cards_and_d10s_are_not_taken_for_each_other():
+    from vision.cards import read_cards
+
+    cards = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
+    for name in json.loads((cards / "labels.json").read_text()):
+        assert read_d10(load_bgr(cards / "images" / name)) == TableRead(), name
+    for name in LABELS:
+        read = read_cards(load_bgr(FIXTURES / "images" / name))
+        assert read.cards == read.face_down == read.unreadable == (), name
