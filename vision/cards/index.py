@@ -74,11 +74,11 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     return None
 
 
-def _column(ink: np.ndarray, scale: float) -> np.ndarray | None:
+def _column(ink: np.ndarray) -> np.ndarray | None:
     """The index column: ink under and beside the top-most glyph-sized blob of the corner."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     rows, cols = ink.shape
-    keep = [i for i in range(1, n) if stats[i][3] >= 0.025 * H * scale and stats[i][4] >= 6
+    keep = [i for i in range(1, n) if stats[i][3] >= 0.025 * H and stats[i][4] >= 6
             and stats[i][0] > 0 and stats[i][1] > 0
             and stats[i][0] + stats[i][2] < cols - 1 and stats[i][1] + stats[i][3] < rows - 1]
     if not keep:
@@ -117,11 +117,11 @@ def _split_rows(column: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def read_corner(card_bgr: np.ndarray, card_ink: np.ndarray, scale: float = 1.0) -> IndexRead:
-    """Rank scores and suit from the top-left index of an upright card (`scale`: card height / H)."""
-    ink = card_ink[: round(0.3 * H * scale), : round(0.27 * W * scale)]
+def read_corner(card_bgr: np.ndarray, card_ink: np.ndarray) -> IndexRead:
+    """Rank scores and suit from the top-left index of an upright card."""
+    ink = card_ink[: round(0.3 * H), : round(0.27 * W)]
     zone = card_bgr[: ink.shape[0], : ink.shape[1]]
-    column = _column(ink, scale)
+    column = _column(ink)
     pieces = _split_rows(column) if column is not None else []
     if len(pieces) < 2:
         return IndexRead({}, None, "no rank over suit in the corner")

@@ -1,29 +1,18 @@
 """Naming the number on a d10's top face. The face can point anywhere, so the digit is
-matched at the turns that stand its long axis upright; 6 and 9 are the same shape turned round, so for them the underline
-or dot printed under the digit decides, and without one the read is refused."""
+matched at the turns that stand its long axis upright; 6 and 9 are the same shape
+turned round, so for them the underline or dot printed under the digit decides, and
+without one the read is refused."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.cards.glyphs import label_scores
 
-DIGITS = tuple(str(d) for d in range(10))
 NEAR_AXIS = (-22.5, -15.0, -7.5, 0.0, 7.5, 15.0, 22.5)
 # Which digits a glyph with 0, 1 or 2 enclosed holes can be (a 4 may be open or closed).
 BY_HOLES = {0: ("1", "2", "3", "4", "5", "7"), 1: ("0", "4", "6", "8", "9"), 2: ("8",)}
-
-
-@dataclass(frozen=True)
-class DigitRead:
-    value: int | None
-    score: float
-    margin: float
-    angle: float  # degrees the digit is turned (counter-clockwise) in the frame
-    reason: str = ""
 
 
 def _turned(mask: np.ndarray, angle: float) -> np.ndarray:
