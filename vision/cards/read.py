@@ -8,6 +8,7 @@ import numpy as np
 
 from vision.cards import fan, index
 from vision.cards.find import Region, find_card_regions
+from vision.calibration import Calibration
 from vision.cards.frame import checked_bgr
 from vision.types import Card, FaceDown, TableRead, Unreadable
 
@@ -64,7 +65,7 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     return Card(rank, suit, centre, box, _angle(corners), round(confidence, 3))
 
 
-def read_cards(frame_bgr: np.ndarray, calibration=None) -> TableRead:
+def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Cards, face-down cards and unreadable cards in a BGR frame (inside the play area
     when a vision.calibration.Calibration is given)."""
     frame_bgr = checked_bgr(frame_bgr)

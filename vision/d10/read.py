@@ -11,6 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.calibration import Calibration
 from vision.cards.frame import checked_bgr
 from vision.d10 import glyph
 from vision.d10.find import die_blobs
@@ -172,11 +173,11 @@ def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | N
     return D10(int(label), centre, box, round(min(1.0, score), 3))
 
 
-def read_d10(frame_bgr: np.ndarray, calibration=None) -> TableRead:
+def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given)."""
     frame_bgr = checked_bgr(frame_bgr)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
-    die_px = getattr(calibration, "die_px", None) if calibration is not None else None
+    die_px = calibration.die_px if calibration is not None else None
     dice: list[D10] = []
     unreadable: list[Unreadable] = []
     for contour in die_blobs(frame_bgr, area, die_px):
