@@ -19,7 +19,7 @@ from vision.types import D10, TableRead, Unreadable
 
 WORK_PX = 96
 READ_MARGIN = 0.06  # a digit this little ahead of every other is reported unreadable
-MIN_ELONGATION, MAX_AXIS_GAP = 1.1, 30.0
+MIN_ELONGATION, MAX_AXIS_GAP = 1.05, 30.0  # see along_kite
 INK_CONTRAST = 40  # Lab distance between a die's body and its printed numbers
 # Below these scores the central mark is not taken for a digit at all. A lone bar ("1")
 # is what glossy highlights and merged d6 pips most often resemble, so it must match better.
