@@ -17,7 +17,7 @@ import numpy as np
 from vision.dominoes.layout import MAX_PIPS, pattern_variants
 
 S = 48  # canonical tile: S high, 2*S wide, halves side by side
-MARGIN = int(0.12 * S)  # bevel and rounded corners: no pips there
+MARGIN = int(0.07 * S)  # bevel and rounded corners: no pips there
 DIVIDER_BAND = int(0.1 * S)
 SPINNER_R = int(0.13 * S)
 FLOOR = 14.0  # weakest mark (colour distance, Lab units) that can be a pip
@@ -47,7 +47,7 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     divider = _divider_strength(marks)
     strongest = float(np.percentile(marks[zone], 99.7))
     if strongest < FLOOR:
-        if divider < DIVIDER_MIN:
+        if divider - _noise_strength(marks) < DIVIDER_MIN:
             return FaceRead(None, True, "", 0.9)
         return FaceRead((0, 0), False, "", 0.8)
     threshold = max(FLOOR, 0.35 * strongest)
@@ -92,15 +92,33 @@ def _pip_zone() -> np.ndarray:
 
 
 def _divider_strength(marks: np.ndarray) -> float:
-    """How strongly a line runs across the tile's middle, away from the spinner.
+    """How clearly a straight line runs across the tile's middle, off the spinner."""
+    return _line_strength(marks, S)
 
-    Marks are averaged down each column, so a faint groove that is one or two pixels
-    wide still stands out of the noise, while a pip (short) adds little."""
+
+def _noise_strength(marks: np.ndarray) -> float:
+    """What the same line test scores where a blank face has no line: the middle of
+    each half. A double blank and a plain back differ only by the divider, so the
+    divider must beat this."""
+    return max(0.0, _line_strength(marks, S // 2), _line_strength(marks, 3 * S // 2))
+
+
+def _line_strength(marks: np.ndarray, centre: int) -> float:
+    """Row by row, the strongest mark near x = centre against the marks a few pixels
+    to either side; the line must show in most rows, at a steady place, so a blob of
+    glare or a pip near the middle is no divider."""
     rows = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
-    profile = marks[rows].mean(axis=0)
-    band = profile[S - DIVIDER_BAND:S + DIVIDER_BAND].max()
-    elsewhere = np.r_[MARGIN:S - DIVIDER_BAND, S + DIVIDER_BAND:2 * S - MARGIN]
-    return float(band - np.percentile(profile[elsewhere], 25))
+    # Smooth along the line first: a faint groove is one or two pixels wide.
+    smooth = cv2.blur(marks[rows], (1, 5))
+    band = smooth[:, centre - DIVIDER_BAND:centre + DIVIDER_BAND]
+    place = band.argmax(axis=1) + centre - DIVIDER_BAND
+    if np.percentile(place, 80) - np.percentile(place, 20) > 4:
+        return 0.0
+    # A line is thin: it must stand above the marks a few pixels to either side of
+    # it, which a broad patch of glare does not.
+    index = np.arange(len(rows))
+    beside = np.maximum(smooth[index, place - 4], smooth[index, place + 4])
+    return float(np.median(smooth[index, place] - beside))
 
 
 def _blobs(marks, zone, threshold):

@@ -56,6 +56,9 @@ def _photo(rng, style, background, tiles, short_px, face_down):
     groups = _groups(rng, tiles, face_down)
     shape = render.random_shape(rng)  # one maker per set
     shadow_depth = rng.uniform(0.35, 0.65)
+    # Where the camera's foot is on the table: tiles away from it show a side.
+    nadir = np.array(SIZE) / 2 + rng.uniform(-250, 250, 2)
+    rise = rng.uniform(0.35, 0.45) * short_px / 700.0  # tile thickness / camera height
     for group in groups:
         for _ in range(400):
             spots = _spots(rng, group, short_px)
@@ -65,8 +68,9 @@ def _photo(rng, style, background, tiles, short_px, face_down):
             raise RuntimeError("could not place fixture tiles; lower the count")
         for halves, (centre, angle) in zip(group, spots):
             texture, alpha = render.tile_texture(halves, style, rng, shape)
+            side = tuple((nadir - np.array(centre)) * rise)
             corners = render.place_tile(scene, texture, alpha, centre, short_px, angle,
-                                        shadow_depth)
+                                        shadow_depth, side)
             cv2.fillPoly(occupied, [_grown(corners, 6)], 255)
             placed.append((halves, corners))
     for _ in range(50):

@@ -153,8 +153,11 @@ def table_background(kind: str, size: tuple[int, int], rng: np.random.Generator)
 
 def place_tile(scene: np.ndarray, texture: np.ndarray, alpha: np.ndarray,
                centre: tuple[float, float], short_px: float, angle_deg: float,
-               shadow_depth: float = 0.45) -> np.ndarray:
-    """Composite a tile (with its drop shadow) into the float scene; returns its 4 corners."""
+               shadow_depth: float = 0.45, side=(0.0, 0.0)) -> np.ndarray:
+    """Composite a tile (with its drop shadow) into the float scene; returns its 4 corners.
+
+    `side` (pixels) is where the foot of the tile shows beside its top face: a camera
+    that is not straight above a tile sees one or two of its sides."""
     scale = short_px / TEX_SHORT
     h, w = alpha.shape
     m = cv2.getRotationMatrix2D((w / 2, h / 2), angle_deg, scale)
@@ -164,6 +167,14 @@ def place_tile(scene: np.ndarray, texture: np.ndarray, alpha: np.ndarray,
     shadow = cv2.GaussianBlur(a, (0, 0), 0.12 * short_px)
     shadow = np.roll(shadow, (int(0.06 * short_px), int(0.08 * short_px)), axis=(0, 1))
     scene *= 1 - shadow_depth * shadow[..., None]
+    if np.hypot(*side) >= 0.5:
+        body = np.median(texture[alpha > 0], axis=0).astype(np.float32)
+        steps = max(2, int(np.hypot(*side) * 2))
+        foot = np.zeros_like(a)
+        for t in np.linspace(0, 1, steps):
+            shift = np.float32([[1, 0, side[0] * t], [0, 1, side[1] * t]])
+            foot = np.maximum(foot, cv2.warpAffine(a, shift, size))
+        scene[:] = scene * (1 - foot[..., None]) + body * 0.62 * foot[..., None]
     tex = cv2.warpAffine(texture, m, size, flags=cv2.INTER_AREA).astype(np.float32)
     scene[:] = scene * (1 - a[..., None]) + tex * a[..., None]
     return tile_corners(centre, short_px, angle_deg)

@@ -194,19 +194,25 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     outside = np.nanmedian(ring)
     if outside < 20:  # body and surroundings alike: nothing to tighten against
         return rect, 1.0, cv2.boxPoints(rect)
-    body_mask = (distance < outside / 2).astype(np.uint8) * 255
     # Only ever shrink: a touching neighbour of the same colour is not this tile.
     loose = cv2.transform(cv2.boxPoints(((cx, cy), (w * 1.04, h * 1.04), angle))[None], m)
-    limit = np.zeros_like(body_mask)
+    limit = np.zeros(lab.shape[:2], np.uint8)
     cv2.fillPoly(limit, [np.round(loose[0]).astype(np.int32)], 255)
-    body_mask &= limit
-    body_mask = cv2.morphologyEx(body_mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
-    # The body is the region filling the middle (its very centre is the divider).
-    middle = labels[size[1] // 4:3 * size[1] // 4, size[0] // 4:3 * size[0] // 4]
-    votes = np.bincount(middle.ravel(), minlength=count)
-    votes[0] = 0
-    if votes.max() < 0.5 * middle.size:
+    alike = (distance < outside / 2).astype(np.uint8) * 255 & limit
+    # A tile's visible side and its shadow are its own colour, only darker; its top
+    # face is lit evenly but for glare, which only brightens. When glare has made the
+    # body's colour hard to pin down, going by colour alone is the safer choice.
+    darker = ((body[0] - lab[..., 0]) > max(10.0, 0.2 * body[0])).astype(np.uint8) * 255
+    for body_mask in (alike & ~darker, alike):
+        body_mask = cv2.morphologyEx(body_mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
+        # The body is the region filling the middle (its very centre is the divider).
+        middle = labels[size[1] // 4:3 * size[1] // 4, size[0] // 4:3 * size[0] // 4]
+        votes = np.bincount(middle.ravel(), minlength=count)
+        votes[0] = 0
+        if votes.max() >= 0.5 * middle.size:
+            break
+    else:
         return rect, 0.0, cv2.boxPoints(rect)
     blob = fill_holes((labels == int(votes.argmax())).astype(np.uint8) * 255)
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
