@@ -111,6 +111,8 @@ def score_kind(spec: KindSpec, labels: list[dict], read: TableRead) -> tuple[Kin
                 mistakes.append(f"{spec.read_field} at {lab['box']}: read {spec.predicted(mine[0])}, "
                                 f"labelled {spec.truth(lab)}")
             score.phantoms += len(mine) - 1
+            if len(mine) > 1:
+                mistakes.append(f"{spec.read_field} at {lab['box']}: read {len(mine)} times")
         elif any(_inside(u.center, lab["box"]) for u in refused):
             score.unreadable += 1
             mistakes.append(f"{spec.read_field} at {lab['box']}: reported unreadable")

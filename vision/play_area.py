@@ -16,7 +16,7 @@ from vision.calibration import Calibration
 WORK_SIZE = 160  # the search runs at this width; the outline is scaled back up
 FLOOD_STEP = 2  # largest colour step between neighbouring pixels of one surface
 COLOUR_TOLERANCE = 28  # and never further than this from the colour under the middle
-MARGIN_FRACTION = 0.12  # about two die widths in a typical overhead view
+MARGIN_FRACTION = 0.06  # about one die width in a typical overhead view
 MIN_AREA_FRACTION = 0.05  # a smaller region means the middle of the view is not the surface
 
 

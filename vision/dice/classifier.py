@@ -1,5 +1,6 @@
 """The small learned part of the dice reader: which face is up on an upright patch,
-or that no die is centred there at all (class 0).
+that no die is centred there at all (class 0), or that the die there does not lie
+flat and must not be read (class 7, learnt from rendered cocked and stacked dice).
 
 The network is vision.dice.tinycnn, weights in die_cnn.npz beside this file
 (about 60 kB), made by `python -m vision.dice.train`."""
@@ -16,7 +17,8 @@ from vision.dice.tinycnn import TinyCNN
 
 MODEL_PATH = Path(__file__).with_name("die_cnn.npz")
 NOT_A_DIE = 0  # class index; classes 1..6 are the face values
-CLASSES = 7
+ODD_DIE = 7  # a die that cannot be read as lying flat: cocked, stacked
+CLASSES = 8
 INPUT_CHANNELS = 4
 WIDTHS = (12, 24, 32)
 
@@ -31,7 +33,7 @@ def shipped_network() -> TinyCNN:
 
 
 def face_probabilities(patches_bgr: np.ndarray, network: TinyCNN | None = None) -> np.ndarray:
-    """(n, 7) probabilities for (n, PATCH, PATCH, 3) upright BGR patches."""
+    """(n, CLASSES) probabilities for (n, PATCH, PATCH, 3) upright BGR patches."""
     if len(patches_bgr) == 0:
         return np.zeros((0, CLASSES), np.float32)
     return (network or shipped_network()).probabilities(network_input(patches_bgr))

@@ -11,16 +11,16 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.dice.candidates import Candidate, find_candidates
-from vision.dice.classifier import NOT_A_DIE, face_probabilities
+from vision.dice.classifier import NOT_A_DIE, ODD_DIE, face_probabilities
 from vision.dice.foreground import foreground_mask
-from vision.dice.patches import upright_patch
+from vision.dice.patches import SquareAngles, upright_patch
 from vision.dice.tinycnn import TinyCNN
 from vision.image_io import NotAnImage
 from vision.types import Die, TableRead, Unreadable
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
 MIN_CONFIDENCE = 0.85  # below this the face is reported unreadable
-SUPPRESS_RADIUS = 0.6  # in die sides: two dice cannot have centres closer than this
+SUPPRESS_RADIUS = 0.85  # in die sides: two dice cannot have centres closer than this
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
 
 
@@ -34,8 +34,8 @@ def check_frame(frame_bgr: np.ndarray) -> None:
 
 
 def _box(x: float, y: float, side: float, angle: float) -> tuple[float, float, float, float]:
-    half = side / 2.0 * (abs(np.cos(np.radians(angle))) + abs(np.sin(np.radians(angle))))
-    return (x - half, y - half, x + half, y + half)
+    half = side / 2.0 * float(abs(np.cos(np.radians(angle))) + abs(np.sin(np.radians(angle))))
+    return (round(x - half, 1), round(y - half, 1), round(x + half, 1), round(y + half, 1))
 
 
 def _inside(calibration: Calibration, box: tuple[float, float, float, float]) -> bool:
@@ -45,10 +45,11 @@ def _inside(calibration: Calibration, box: tuple[float, float, float, float]) ->
 
 def classify_candidates(frame_bgr: np.ndarray, candidates: list[Candidate],
                         network: TinyCNN | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(n, 7) class probabilities and (n,) die angles for the candidates."""
+    """Class probabilities (n, CLASSES) and die angles (n,) for the candidates."""
     if not candidates:
         return face_probabilities(np.zeros((0,))), np.zeros(0, np.float32)
-    patches, angles = zip(*(upright_patch(frame_bgr, (c.x, c.y), c.side) for c in candidates))
+    field = SquareAngles(frame_bgr)
+    patches, angles = zip(*(upright_patch(frame_bgr, field, (c.x, c.y), c.side) for c in candidates))
     return face_probabilities(np.stack(patches), network), np.array(angles, np.float32)
 
 
@@ -76,20 +77,23 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         side = candidates[i].side
         near = (~taken) & (np.hypot(*(xy - xy[i]).T) < SUPPRESS_RADIUS * side)
         taken |= near
-        # The kept point sits on a grid; the die-probability-weighted mean of its
-        # neighbours is a better centre.
+        # The kept point sits on a grid; its neighbours that also see a die give a
+        # better centre and, averaged, a steadier verdict than any single patch.
         weights = is_die[near] * (is_die[near] >= DIE_THRESHOLD)
         x, y = (xy[near] * weights[:, None]).sum(axis=0) / weights.sum()
         box = _box(float(x), float(y), side, float(angles[i]))
-        faces = probs[i, 1:] / is_die[i]
+        verdict = (probs[near] * weights[:, None]).sum(axis=0) / weights.sum()
+        faces = verdict[1:ODD_DIE] / (1.0 - verdict[NOT_A_DIE])
         value = int(np.argmax(faces)) + 1
         confidence = float(faces[value - 1])
+        odd = float(verdict[ODD_DIE] / (1.0 - verdict[NOT_A_DIE]))
         centre = (round(float(x), 1), round(float(y), 1))
-        box = tuple(round(v, 1) for v in box)
         if calibration is not None and not calibration.contains(centre):
             continue
         if calibration is not None and not _inside(calibration, box):
             unreadable.append(Unreadable("die", centre, "die lies across the edge of the play area", box))
+        elif odd > confidence:
+            unreadable.append(Unreadable("die", centre, "die does not lie flat (cocked or stacked)", box))
         elif confidence < MIN_CONFIDENCE:
             unreadable.append(Unreadable(
                 "die", centre, f"top face unclear (best guess {value} at {confidence:.2f})", box))

@@ -15,23 +15,25 @@ from pathlib import Path
 import numpy as np
 
 
-def _im2col(x: np.ndarray) -> np.ndarray:
-    """(n, h, w, c) -> (n, h, w, 9c): each pixel's 3x3 neighbourhood, zero padded."""
+_SHIFTS = [(dy, dx) for dy in range(3) for dx in range(3)]
+
+
+def _pad(x: np.ndarray) -> np.ndarray:
     n, h, w, c = x.shape
     padded = np.zeros((n, h + 2, w + 2, c), x.dtype)
     padded[:, 1:-1, 1:-1] = x
-    return np.concatenate([padded[:, dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)], axis=3)
+    return padded
 
 
-def _col2im(cols: np.ndarray, c: int) -> np.ndarray:
-    n, h, w, _ = cols.shape
-    padded = np.zeros((n, h + 2, w + 2, c), cols.dtype)
-    k = 0
-    for dy in range(3):
-        for dx in range(3):
-            padded[:, dy:dy + h, dx:dx + w] += cols[..., k * c:(k + 1) * c]
-            k += 1
-    return padded[:, 1:-1, 1:-1]
+def _conv(padded: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """3x3 'same' convolution as nine shifted matrix products: far less memory
+    traffic than building the 9x wider im2col matrix, which dominated run time."""
+    n, hp, wp, c = padded.shape
+    taps = kernel.reshape(9, c, -1)
+    out = np.zeros((n, hp - 2, wp - 2, taps.shape[2]), np.result_type(padded, kernel))
+    for k, (dy, dx) in enumerate(_SHIFTS):
+        out += padded[:, dy:dy + hp - 2, dx:dx + wp - 2] @ taps[k]
+    return out
 
 
 def _pool(x: np.ndarray) -> np.ndarray:
@@ -65,12 +67,12 @@ class TinyCNN:
     def _forward(self, x: np.ndarray, keep: bool) -> tuple[np.ndarray, list]:
         cache = []
         for i in range(self.depth):
-            cols = _im2col(x)
-            pre = cols @ self.params[f"k{i}"] + self.params[f"b{i}"]
+            padded = _pad(x)
+            pre = _conv(padded, self.params[f"k{i}"]) + self.params[f"b{i}"]
             act = np.maximum(pre, 0)
             pooled = _pool(act)
             if keep:
-                cache.append((x.shape, cols, pre, act, pooled))
+                cache.append((padded, pre, act, pooled))
             x = pooled
         flat = x.reshape(len(x), -1)
         if keep:
@@ -100,7 +102,7 @@ class TinyCNN:
         grads = {"w": flat.T @ g, "b": g.sum(axis=0)}
         d = (g @ self.params["w"].T)
         for i in reversed(range(self.depth)):
-            in_shape, cols, pre, act, pooled = cache[i]
+            padded, pre, act, pooled = cache[i]
             d = d.reshape(pooled.shape)
             # Max-pool backward: route the gradient to the maximum of each 2x2 cell.
             nb, h, wd, c = act.shape
@@ -110,11 +112,18 @@ class TinyCNN:
             hh, ww = up.shape[1], up.shape[2]
             d_act[:, :hh, :ww] = up * (act[:, :hh, :ww] == upv)
             d_pre = d_act * (pre > 0)
-            flat_pre = d_pre.reshape(-1, c)
-            grads[f"k{i}"] = cols.reshape(-1, cols.shape[-1]).T @ flat_pre
-            grads[f"b{i}"] = flat_pre.sum(axis=0)
-            if i:
-                d = _col2im((flat_pre @ self.params[f"k{i}"].T).reshape(cols.shape), in_shape[-1])
+            c_in = padded.shape[3]
+            taps = self.params[f"k{i}"].reshape(9, c_in, c)
+            grads[f"b{i}"] = d_pre.reshape(-1, c).sum(axis=0)
+            d_padded = np.zeros_like(padded)
+            k_grad = np.zeros_like(taps)
+            flat_d = d_pre.reshape(-1, c)
+            for k, (dy, dx) in enumerate(_SHIFTS):
+                window = padded[:, dy:dy + h, dx:dx + wd]
+                k_grad[k] = np.ascontiguousarray(window).reshape(-1, c_in).T @ flat_d
+                d_padded[:, dy:dy + h, dx:dx + wd] += d_pre @ taps[k].T
+            grads[f"k{i}"] = k_grad.reshape(9 * c_in, c)
+            d = d_padded[:, 1:-1, 1:-1]
         return loss, grads
 
     def save(self, path: str | Path) -> None:

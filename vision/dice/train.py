@@ -19,17 +19,20 @@ import cv2
 import numpy as np
 
 from vision.dice.candidates import find_candidates
-from vision.dice.classifier import MODEL_PATH, new_network
+from vision.dice.classifier import CLASSES, MODEL_PATH, NOT_A_DIE, ODD_DIE, new_network
 from vision.dice.foreground import foreground_mask
-from vision.dice.patches import network_input, upright_patch
+from vision.dice.patches import SquareAngles, network_input, upright_patch
 from vision.dice.tinycnn import train
 from vision.evaluate import split_names
 from vision.image_io import load_bgr
+from vision.render.fixtures import SEED as FIXTURE_SEED
+from vision.render.fixtures import dice_scene
 
 BOX_PER_SIDE = 1.37  # labelled box size / candidate side, measured on lone dice
 POSITIVE_RADIUS = 0.15  # candidate within this many box sizes of a labelled centre
 JITTERS = 4
 NEGATIVES_PER_PHOTO = 40
+RENDERED_SCENES = 60
 
 
 def _label_for(x: float, y: float, dice: list[dict]) -> int | None:
@@ -40,7 +43,21 @@ def _label_for(x: float, y: float, dice: list[dict]) -> int | None:
             size = (x1 - x0 + y1 - y0) / 2
             near = np.hypot(x - (x0 + x1) / 2, y - (y0 + y1) / 2) < POSITIVE_RADIUS * size
             return int(die["value"]) if near else None
-    return 0
+    return NOT_A_DIE
+
+
+def _jittered(frame: np.ndarray, field: SquareAngles, box: list[float], rng: np.random.Generator) -> list:
+    """JITTERS patches of a labelled die, each a little off-centre and off-size, as
+    the candidate search will present it."""
+    x0, y0, x1, y1 = box
+    size = (x1 - x0 + y1 - y0) / 2
+    out = []
+    for _ in range(JITTERS):
+        side = size / BOX_PER_SIDE * rng.uniform(0.85, 1.2)
+        cx = (x0 + x1) / 2 + rng.normal(0, 0.05) * size
+        cy = (y0 + y1) / 2 + rng.normal(0, 0.05) * size
+        out.append(upright_patch(frame, field, (cx, cy), side)[0])
+    return out
 
 
 def collect(photo_dir: Path, names: list[str], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -52,29 +69,46 @@ def collect(photo_dir: Path, names: list[str], seed: int = 0) -> tuple[np.ndarra
         frame = load_bgr(photo_dir / "images" / name)
         dice = labels[name]["dice"]
         candidates, _ = find_candidates(foreground_mask(frame))
+        field = SquareAngles(frame)
         negatives = []
         for c in candidates:
             cls = _label_for(c.x, c.y, dice)
             if cls is None:
                 continue
-            if cls == 0:
+            if cls == NOT_A_DIE:
                 negatives.append(c)
                 continue
-            patches.append(upright_patch(frame, (c.x, c.y), c.side)[0])
+            patches.append(upright_patch(frame, field, (c.x, c.y), c.side)[0])
             classes.append(cls)
         for i in rng.permutation(len(negatives))[:NEGATIVES_PER_PHOTO]:
             c = negatives[i]
-            patches.append(upright_patch(frame, (c.x, c.y), c.side)[0])
-            classes.append(0)
+            patches.append(upright_patch(frame, field, (c.x, c.y), c.side)[0])
+            classes.append(NOT_A_DIE)
         for die in dice:
-            x0, y0, x1, y1 = die["box"]
-            size = (x1 - x0 + y1 - y0) / 2
-            for _ in range(JITTERS):
-                side = size / BOX_PER_SIDE * rng.uniform(0.85, 1.2)
-                cx = (x0 + x1) / 2 + rng.normal(0, 0.05) * size
-                cy = (y0 + y1) / 2 + rng.normal(0, 0.05) * size
-                patches.append(upright_patch(frame, (cx, cy), side)[0])
-                classes.append(int(die["value"]))
+            patches += _jittered(frame, field, die["box"], rng)
+            classes += [int(die["value"])] * JITTERS
+    return np.stack(patches), np.array(classes)
+
+
+def collect_rendered(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Patches from rendered scenes (a different seed from the shipped fixtures, which
+    stay unseen): the only source of cocked and stacked dice (class ODD_DIE), and
+    die styles the photos lack."""
+    rng = np.random.default_rng(seed)
+    patches, classes = [], []
+    for i in range(scenes):
+        frame, label = dice_scene(rng, i)
+        field = SquareAngles(frame)
+        boxes = [(d["box"], int(d["value"])) for d in label["dice"]]
+        boxes += [(u["box"], ODD_DIE) for u in label["unreadable"]]
+        for box, cls in boxes:
+            patches += _jittered(frame, field, box, rng)
+            classes += [cls] * JITTERS
+        all_dice = [{"box": b, "value": 1} for b, _ in boxes]
+        for c in find_candidates(foreground_mask(frame))[0]:
+            if _label_for(c.x, c.y, all_dice) == NOT_A_DIE and rng.random() < 0.3:
+                patches.append(upright_patch(frame, field, (c.x, c.y), c.side)[0])
+                classes.append(NOT_A_DIE)
     return np.stack(patches), np.array(classes)
 
 
@@ -89,12 +123,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
     parser.add_argument("-o", "--output", type=Path, default=MODEL_PATH)
     parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--rendered", type=int, default=RENDERED_SCENES, help="rendered scenes to add")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     names = split_names(list(json.loads((args.photo_dir / "labels.json").read_text())), args.split)
     patches, y = collect(args.photo_dir, names)
-    print(f"{len(names)} photos, {len(y)} patches, class counts {np.bincount(y, minlength=7).tolist()}",
-          flush=True)
+    if args.rendered:
+        more, more_y = collect_rendered(args.rendered, FIXTURE_SEED + 1)
+        patches, y = np.concatenate([patches, more]), np.concatenate([y, more_y])
+    print(f"{len(names)} photos + {args.rendered} rendered scenes, {len(y)} patches, "
+          f"class counts {np.bincount(y, minlength=CLASSES).tolist()}", flush=True)
     x = network_input(patches)
     net = train(new_network(), x, y, epochs=args.epochs, augment=_turn_and_mirror, lr=5e-3,
                 log=lambda line: print(line, flush=True))

@@ -1,0 +1,49 @@
+"""Automatic play-area finding on rendered tables: a tray's floor (plus a die-wide
+margin) with dice on it, and a plain table that is all play area."""
+
+import cv2
+import numpy as np
+
+from vision.play_area import calibrate, play_area_polygon
+from vision.render.scene import SceneDie, draw_die, finish, table
+
+
+def _iou(poly: np.ndarray, rect: tuple, size: int) -> float:
+    a = np.zeros((size, size), np.uint8)
+    cv2.fillPoly(a, [np.round(poly).astype(np.int32)], 1)
+    b = np.zeros_like(a)
+    x0, y0, x1, y1 = (int(v) for v in rect)
+    b[y0:y1 + 1, x0:x1 + 1] = 1
+    return float((a & b).sum()) / float((a | b).sum())
+
+
+def test_tray_floor_is_found_despite_dice_on_it():
+    rng = np.random.default_rng(5)
+    img, area = table(rng, 480, tray=True)
+    for i, (x, y) in enumerate([(150, 150), (300, 200), (200, 330)]):
+        draw_die(img, SceneDie(i + 1, x, y, 26, 20.0 * i, (40, 40, 200), (240, 240, 240)), rng)
+    frame = finish(img, rng)
+    poly = play_area_polygon(frame)
+    assert _iou(poly, area, 480) > 0.75
+    # The rim is outside: its middle must not be in the area.
+    rim = (area[0] / 3, 240)
+    assert cv2.pointPolygonTest(poly.reshape(-1, 1, 2), rim, False) < 0
+
+
+def test_plain_table_is_nearly_all_play_area():
+    rng = np.random.default_rng(6)
+    img, area = table(rng, 320, tray=False)
+    poly = play_area_polygon(finish(img, rng))
+    assert _iou(poly, area, 320) > 0.85
+
+
+def test_calibrate_measures_the_dice_or_keeps_the_given_size():
+    rng = np.random.default_rng(7)
+    img, _ = table(rng, 640, tray=True)
+    frame = finish(img, rng)
+    given = calibrate(frame, die_px=31.0)
+    assert given.die_px == 31.0 and given.frame_size == (640, 640)
+    polygon = np.array(given.area)
+    # Clockwise in image coordinates: positive shoelace sum.
+    assert np.sum(polygon[:, 0] * np.roll(polygon[:, 1], -1) - np.roll(polygon[:, 0], -1) * polygon[:, 1]) > 0
+    assert calibrate(frame).die_px is None  # no dice in the picture: size unknown, not invented

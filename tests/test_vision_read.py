@@ -1,0 +1,120 @@
+"""read_table's registry and merging, the JSON shape of `tabletop21 read`, and the
+read / calibrate / eval commands end to end on the rendered fixtures."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from table.cli import main
+from vision.calibration import Calibration
+from vision.read import READERS, merge, read_table
+from vision.read_json import read_to_json
+from vision.types import Die, Domino, TableRead, Unreadable
+
+FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
+FIRST = sorted((FIXTURES / "images").glob("*.jpg"))[0]
+
+
+def test_dice_reader_is_registered_as_module_function():
+    assert READERS["dice"] == "vision.dice:read_dice"
+
+
+def test_merge_concatenates_every_field():
+    a = TableRead(dice=(Die(3, (1, 1), (0, 0, 2, 2), 0.9),), notes=("a",))
+    b = TableRead(dominoes=(Domino((1, 2), (5, 5), (0, 0, 9, 9), 0.0, 0.9),),
+                  unreadable=(Unreadable("domino", (5, 5), "half hidden"),), notes=("b",))
+    merged = merge([a, b])
+    assert merged.dice == a.dice and merged.dominoes == b.dominoes
+    assert merged.unreadable == b.unreadable and merged.notes == ("a", "b")
+
+
+def test_a_missing_reader_disables_only_its_kind():
+    frame = np.full((64, 64, 3), 200, np.uint8)
+    read = read_table(frame, readers={"dice": "vision.dice:read_dice", "tiles": "vision.no_such_module:read"})
+    assert read.dice == ()
+    assert len(read.notes) == 1 and "tiles reader unavailable" in read.notes[0]
+
+
+def test_json_entry_has_the_documented_shape():
+    read = TableRead(dice=(Die(6, (10.0, 20.0), (0.0, 5.0, 20.0, 35.0), 0.97),),
+                     unreadable=(Unreadable("die", (50.0, 60.0), "cocked", (40.0, 50.0, 60.0, 70.0)),))
+    entry = read_to_json("x.jpg", read)
+    assert entry["file"] == "x.jpg"
+    assert entry["dice"] == [{"value": 6, "center": [10.0, 20.0], "box": [0.0, 5.0, 20.0, 35.0], "confidence": 0.97}]
+    assert entry["unreadable"][0]["center"] == [50.0, 60.0] and entry["unreadable"][0]["reason"] == "cocked"
+    assert "dominoes" not in entry  # other kinds appear only when present
+    json.dumps(entry)
+
+
+def test_domino_entries_appear_when_read():
+    read = TableRead(dominoes=(Domino((1, 2), (5.0, 5.0), (0.0, 0.0, 9.0, 9.0), 10.0, 0.9),))
+    assert read_to_json("x", read)["dominoes"][0]["halves"] == [1, 2]
+
+
+def test_cli_read_json_reports_bad_files_and_reads_the_rest(tmp_path, capsys):
+    junk = tmp_path / "notes.jpg"
+    junk.write_text("this is not a picture")
+    code = main(["read", str(FIRST), str(junk), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert [e["file"] for e in out] == [str(FIRST), str(junk)]
+    assert "error" in out[1] and "dice" not in out[1]
+    labels = json.loads((FIXTURES / "labels.json").read_text())[FIRST.name]
+    assert len(out[0]["dice"]) + len(out[0]["unreadable"]) >= len(labels["dice"]) - 1
+    for d in out[0]["dice"]:
+        assert 1 <= d["value"] <= 6 and 0 < d["confidence"] <= 1
+        x0, y0, x1, y1 = d["box"]
+        assert x0 <= d["center"][0] <= x1 and y0 <= d["center"][1] <= y1
+
+
+def test_cli_read_all_good_files_exit_zero(capsys):
+    assert main(["read", str(FIRST)]) == 0
+    assert FIRST.name in capsys.readouterr().out
+
+
+def test_cli_calibrate_saves_a_loadable_calibration_and_read_uses_it(tmp_path, capsys):
+    out = tmp_path / "table.json"
+    assert main(["calibrate", str(FIRST), "-o", str(out), "--die-px", "30"]) == 0
+    calibration = Calibration.load(out)
+    assert calibration.frame_size == (640, 640) and calibration.die_px == 30
+    assert len(calibration.area) >= 3
+    capsys.readouterr()
+    assert main(["read", str(FIRST), "--calibration", str(out), "--json"]) == 0
+    entry = json.loads(capsys.readouterr().out)[0]
+    assert all(calibration.contains(d["center"]) for d in entry["dice"])
+
+
+def test_cli_calibrate_refuses_a_non_image(tmp_path, capsys):
+    junk = tmp_path / "x.png"
+    junk.write_bytes(b"\x89PNG broken")
+    assert main(["calibrate", str(junk), "-o", str(tmp_path / "c.json")]) == 2
+    assert "x.png" in capsys.readouterr().err
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_cli_read_refuses_a_corrupt_calibration(tmp_path, capsys):
+    bad = tmp_path / "c.json"
+    bad.write_text("{not json")
+    assert main(["read", str(FIRST), "--calibration", str(bad)]) == 2
+
+
+def test_cli_eval_scores_the_rendered_fixtures(tmp_path, capsys):
+    assert main(["eval", str(FIXTURES), "--json", "--show", "2", "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    result = json.loads(text[:text.index("\n}\n") + 2])
+    assert result["photos"] == 24 and result["kinds"]["dice"]["labelled"] > 80
+    assert len(list(tmp_path.glob("*_read.png"))) == 2
+
+
+def test_cli_eval_needs_labels(tmp_path):
+    assert main(["eval", str(tmp_path)]) == 2
+
+
+@pytest.mark.parametrize("bad", [np.zeros((40, 40), np.uint8), np.zeros((40, 40, 3), np.float32), "frame"])
+def test_read_table_refuses_non_images(bad):
+    from vision.image_io import NotAnImage
+
+    with pytest.raises(NotAnImage):
+        read_table(bad)
