@@ -77,9 +77,10 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     for region in singles:
         found = read_lone_card(frame_bgr, region)
         if isinstance(found, Unreadable):  # a neat overlapping spread can pass for one card
-            spread, _ = fan.read_fan(frame_bgr, region)
+            spread, doubtful = fan.read_fan(frame_bgr, region)
             if len(spread) > 1:
                 cards.extend(spread)
+                unreadable.extend(doubtful)
                 continue
         {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append(found)
     for region in blobs:
