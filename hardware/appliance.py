@@ -25,8 +25,12 @@ from table.views import build_view
 from vision.types import TableRead
 
 
+class SettleReport(Protocol):
+    state: str  # "rolling", "hand", "settled" or "empty" (vision.settle.SettleState)
+
+
 class Settle(Protocol):
-    def update(self, image: np.ndarray) -> str: ...
+    def update(self, image: np.ndarray) -> SettleReport: ...
 
 
 class Controls(Protocol):
@@ -84,7 +88,7 @@ class Appliance:
         return self.view(), image
 
     def _from_camera(self, frame: Frame) -> list[Any]:
-        status = self.settle.update(frame.image)
+        status = self.settle.update(frame.image).state
         events: list[Any] = []
         if status != self.table.motion:
             self.table.motion = status

@@ -2,6 +2,7 @@
 recorded, persisted, and replayed identically; a changed reader is caught by --check."""
 
 import json
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -41,12 +42,19 @@ class ScriptedCamera:
         pass
 
 
+@dataclass(frozen=True)
+class Report:
+    state: str
+
+
 class ScriptedSettle:
+    """Says what the scripted camera is showing, as vision.settle would."""
+
     def __init__(self, camera):
         self.camera = camera
 
     def update(self, image):
-        return self.camera.status
+        return Report(self.camera.status)
 
 
 def dice_reader(values):
