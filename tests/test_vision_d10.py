@@ -50,7 +50,8 @@ def test_no_d10_and_no_d10_refusal_on_the_real_d6_photos(dice_photos):
 
 def _one_die(value: int, spin: float, colour: int, font: int, marker: str) -> np.ndarray:
     rng = np.random.default_rng(11)
-    sprite, alpha = render.render_die(value, 85, spin, render.COLOURS[colour], render.FIXTURE_FONTS[font],
+    faces = render.fonts.available(render.FIXTURE_FONTS)
+    sprite, alpha = render.render_die(value, 85, spin, render.COLOURS[colour], faces[font % len(faces)],
                                       marker, rng, 160)
     scene = table_background(rng, 320, "tray")
     paste(scene, sprite, alpha, np.array([[1, 0, 80], [0, 1, 80], [0, 0, 1]], np.float64))

@@ -132,7 +132,8 @@ def render_die(value: int, size: float, spin: float, colour, font: fonts.FontSpe
 def render_scene(rng: np.random.Generator, values: list[int]) -> tuple[np.ndarray, dict]:
     size = 640
     scene = camera_look.table_background(rng, size, str(rng.choice(list(camera_look.BACKGROUNDS))))
-    font = FIXTURE_FONTS[int(rng.integers(len(FIXTURE_FONTS)))]
+    faces = fonts.available(FIXTURE_FONTS)
+    font = faces[int(rng.integers(len(faces)))]
     marker = "underline" if rng.random() < 0.7 else "dot"
     taken = np.zeros((size, size), np.uint8)
     placed = []
