@@ -23,6 +23,7 @@ TILE_ASPECT = (1.65, 2.4)
 MIN_FILL = 0.84
 LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cling on
 LOOSE_FILL = 0.7
+RAGGED_FILL = 0.45  # two touching tiles with their sides and shadows: tightened first
 
 
 def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
@@ -40,8 +41,8 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     found: list = []
     squares = []
     for outline in segment.outlines(work, fg):
-        if outline.fill >= MIN_FILL and 0.85 <= outline.aspect <= 1.18:
-            squares.append(outline)
+        if 0.8 <= outline.aspect <= 1.25:
+            squares.extend(_tight_square(work, outline))
         else:
             found.extend(_read_outline(work, outline, die_px))
     halves_found, squares = pairs.halves_of_tiles(squares)
@@ -79,19 +80,44 @@ def _checked(frame) -> np.ndarray:
 
 def _read_outline(frame, outline: segment.Outline, die_px):
     """Results (as tuples) for one blob: none when it is plainly not a tile."""
-    if outline.fill < LOOSE_FILL or outline.short < segment.MIN_SHORT_PX:
+    if outline.fill < RAGGED_FILL or outline.short < segment.MIN_SHORT_PX:
         return []
     if die_px is not None and outline.short < 1.1 * die_px:
         return []  # die-sized: the dice reader's business
     aspect = outline.aspect
-    if LOOSE_ASPECT[0] <= aspect <= LOOSE_ASPECT[1]:
+    if LOOSE_ASPECT[0] <= aspect <= LOOSE_ASPECT[1] and outline.fill >= LOOSE_FILL:
         return _read_tight(frame, outline.rect, outline.fill)
-    if outline.fill < MIN_FILL:
-        return []
     if 2 * TILE_ASPECT[0] <= aspect <= 2 * TILE_ASPECT[1]:
-        halves = pairs.split_end_to_end(frame, _corners(outline.rect))
-        return [r for half in halves for r in _read_tight(frame, half, outline.fill)]
+        rect, fill = _tightest(frame, outline, aspect)
+        w, h = rect[1]
+        if fill < MIN_FILL or not 2 * TILE_ASPECT[0] <= max(w, h) / max(min(w, h), 1e-6):
+            return []
+        halves = pairs.split_end_to_end(frame, _corners(rect))
+        readings = [r for half in halves for r in _read_tight(frame, half, fill)]
+        # A long plain strip (a tray's wall) parts into two "backs": a pair is only
+        # taken for tiles when one of them shows a face.
+        return readings if any(read.halves for _, read in readings) else []
     return []
+
+
+def _tightest(frame, outline: segment.Outline, aspect: float):
+    """The blob's rectangle and fill, or its body's when a clinging shadow or a
+    tile's visible side has made the blob itself look ragged."""
+    if outline.fill >= MIN_FILL:
+        return outline.rect, outline.fill
+    tight, fill, _ = segment.tighten(frame, outline.rect, aspect=aspect)
+    return (tight, fill) if fill > outline.fill else (outline.rect, outline.fill)
+
+
+def _tight_square(frame, outline: segment.Outline) -> list[segment.Outline]:
+    """The blob as a square outline, if it is one once tightened."""
+    if outline.fill < RAGGED_FILL or outline.short < segment.MIN_SHORT_PX:
+        return []
+    rect, fill = _tightest(frame, outline, 1.0)
+    w, h = rect[1]
+    if fill < MIN_FILL or not 0.85 <= max(w, h) / max(min(w, h), 1e-6) <= 1.18:
+        return []
+    return [segment.Outline(rect, fill * w * h, fill)]
 
 
 def _read_tight(frame, rect, fill):
