@@ -24,7 +24,7 @@ FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06
 FAN_NO_SUIT_SCORE = 0.85  # a rank whose suit symbol is not legible must match this well
 SUITS = ("S", "C", "H", "D")
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
-CARD_PER_GLYPH = 13.0  # a card is about this many rank-glyph heights tall
+CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
 @dataclass(frozen=True)
@@ -60,9 +60,10 @@ def _upright_patch(frame: np.ndarray, centre: np.ndarray, down: np.ndarray, span
     return cv2.warpAffine(frame, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float] | None:
-    """(rank, suit or None, score, margin) of a rank over a suit symbol in the middle of
-    an upright patch, or None when the thing under the glyph is not a suit symbol at all."""
+def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float, float] | None:
+    """(rank, suit or None, score, margin, rank height in patch pixels) of a rank over a
+    suit symbol in the middle of an upright patch, or None when the thing under the glyph
+    is not a suit symbol at all."""
     ink = index.ink_mask(patch)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     mid, reach = PATCH / 2, PATCH * 0.12
@@ -89,7 +90,8 @@ def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float] | Non
     suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if colour == "red" else ("S", "C"))
     if s_score < index.SUIT_SCORE or s_margin < index.SUIT_MARGIN:
         suit = None
-    return rank, suit, score, margin
+    ys = np.flatnonzero(rank_mask.any(axis=1))
+    return rank, suit, score, margin, float(ys[-1] - ys[0] + 1)
 
 
 def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
@@ -110,9 +112,10 @@ def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
                 continue
             down = step / dist
             centre = (a.centre + b.centre) / 2 + [x, y]
-            read = _read_patch(_upright_patch(frame, centre, down, 3.2 * dist))
+            span = 3.2 * dist
+            read = _read_patch(_upright_patch(frame, centre, down, span))
             if read and (read[1] or read[2] >= FAN_NO_SUIT_SCORE) and read[2] >= FAN_RANK_SCORE and read[3] >= FAN_RANK_MARGIN:
-                found.append(_Index(read[0], read[1], read[2], read[3], centre, down, a.size))
+                found.append(_Index(read[0], read[1], read[2], read[3], centre, down, read[4] * span / PATCH))
     return found
 
 
