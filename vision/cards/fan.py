@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards import index
+from vision.cards.colour import low_high
 from vision.cards.find import Region
 from vision.cards.glyphs import best_match, label_scores
 from vision.types import Card, Unreadable
@@ -23,6 +24,7 @@ PATCH = 96  # an index is read from a PATCH x PATCH upright cut-out
 FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06
 FAN_NO_SUIT_SCORE = 0.85  # a rank whose suit symbol is not legible must match this well
 SUITS = ("S", "C", "H", "D")
+PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
@@ -60,11 +62,21 @@ def _upright_patch(frame: np.ndarray, centre: np.ndarray, down: np.ndarray, span
     return cv2.warpAffine(frame, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _on_plain_stock(patch: np.ndarray, ink: np.ndarray) -> bool:
+    """Most of the middle of the patch, around the index, is bright unsaturated stock."""
+    mid = slice(PATCH // 4, 3 * PATCH // 4)
+    low, high = low_high(patch[mid, mid])
+    plain = (cv2.subtract(high, low) < 50) & (low > 0.6 * float(np.percentile(low, 95))) & (ink[mid, mid] == 0)
+    return float(plain.mean()) >= PLAIN_SHARE
+
+
 def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float, float] | None:
     """(rank, suit or None, score, margin, rank height in patch pixels) of a rank over a
     suit symbol in the middle of an upright patch, or None when the thing under the glyph
     is not a suit symbol at all."""
     ink = index.ink_mask(patch)
+    if not _on_plain_stock(patch, ink):
+        return None  # an index is printed on plain white, not on a patterned back or picture
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     mid, reach = PATCH / 2, PATCH * 0.12
     usable = [i for i in range(1, n) if stats[i][4] >= 10 and stats[i][0] > index.EDGE and stats[i][1] > index.EDGE

@@ -19,7 +19,7 @@ from vision.cards.glyphs import best_match, label_scores
 W, H = 200, 280  # the upright card every lone card is warped to
 EDGE = 5  # pixels at the rim of a cut-out card that are never ink
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-RANK_SCORE, RANK_MARGIN = 0.55, 0.04
+RANK_SCORE, RANK_MARGIN = 0.7, 0.04
 INDEX_SLACK = 0.03  # how far below the index's favourite the rank the middle shows may score
 SUIT_SCORE, SUIT_MARGIN = 0.6, 0.04
 SUITS = ("S", "C", "H", "D")
