@@ -18,11 +18,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
 # Floors measured with the shipped model (see docs/vision.md), less a small margin.
-REAL_VALUE_RIGHT_PCT = 0.0
-REAL_PHANTOM_PCT = 100.0
-REAL_PERFECT_PCT = 0.0
-RENDER_VALUE_RIGHT_PCT = 0.0
-RENDER_PHANTOM_PCT = 100.0
+REAL_VALUE_RIGHT_PCT = 95.0
+REAL_PHANTOM_PCT = 0.8
+REAL_PERFECT_PCT = 68.0
+RENDER_VALUE_RIGHT_PCT = 89.0
+RENDER_PHANTOM_PCT = 8.5
 
 
 def _frame(name: str) -> np.ndarray:
@@ -65,12 +65,22 @@ def test_cocked_and_stacked_dice_are_never_given_a_confident_wrong_value():
 
 
 def test_reading_does_not_depend_on_the_frame_orientation():
-    name = sorted(LABELS)[2]
-    frame = _frame(name)
-    values = sorted(d.value for d in read_dice(frame).dice)
-    turned = sorted(d.value for d in read_dice(np.ascontiguousarray(np.rot90(frame))).dice)
-    assert values == turned
-    assert len(values) >= len(LABELS[name]["dice"]) - 1
+    """Turning the camera a quarter turn must not change any value read twice; at
+    most one borderline die may switch between read and unreadable."""
+    agreed = 0
+    for name in sorted(LABELS)[:6]:
+        frame = _frame(name)
+        width = frame.shape[1]
+        plain = read_dice(frame).dice
+        turned = read_dice(np.ascontiguousarray(np.rot90(frame))).dice
+        assert abs(len(plain) - len(turned)) <= 1
+        for d in turned:  # back to the plain frame: (x, y) = (width - 1 - y', x')
+            x, y = width - 1 - d.center[1], d.center[0]
+            same = [p for p in plain if np.hypot(p.center[0] - x, p.center[1] - y) < 10]
+            if same:
+                assert same[0].value == d.value
+                agreed += 1
+    assert agreed >= 20
 
 
 def test_an_empty_table_reads_nothing():

@@ -23,8 +23,8 @@ INPUT_CHANNELS = 4
 WIDTHS = (12, 24, 32)
 
 
-def new_network(seed: int = 0) -> TinyCNN:
-    return TinyCNN.create(INPUT_CHANNELS, WIDTHS, PATCH, CLASSES, seed=seed)
+def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0) -> TinyCNN:
+    return TinyCNN.create(INPUT_CHANNELS, widths, PATCH, CLASSES, seed=seed)
 
 
 @lru_cache(maxsize=1)

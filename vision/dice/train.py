@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.dice.candidates import find_candidates
-from vision.dice.classifier import CLASSES, MODEL_PATH, NOT_A_DIE, ODD_DIE, new_network
+from vision.dice.classifier import CLASSES, MODEL_PATH, NOT_A_DIE, ODD_DIE, WIDTHS, new_network
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import SquareAngles, network_input, upright_patch
 from vision.dice.tinycnn import train
@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
     parser.add_argument("-o", "--output", type=Path, default=MODEL_PATH)
     parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--widths", default=",".join(map(str, WIDTHS)), help="channels of the conv stages")
     parser.add_argument("--rendered", type=int, default=RENDERED_SCENES, help="rendered scenes to add")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(names)} photos + {args.rendered} rendered scenes, {len(y)} patches, "
           f"class counts {np.bincount(y, minlength=CLASSES).tolist()}", flush=True)
     x = network_input(patches)
-    net = train(new_network(), x, y, epochs=args.epochs, augment=_turn_and_mirror, lr=5e-3,
+    net = train(new_network(tuple(int(w) for w in args.widths.split(","))), x, y, epochs=args.epochs, augment=_turn_and_mirror, lr=5e-3,
                 log=lambda line: print(line, flush=True))
     accuracy = float(np.mean(net.probabilities(x).argmax(axis=1) == y))
     net.save(args.output)
