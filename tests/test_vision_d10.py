@@ -36,8 +36,8 @@ def test_no_fixture_d10_is_read_wrong_or_twice(scored):
 def test_a_share_of_fixture_d10s_is_read(scored):
     d10 = summary(scored)["kinds"]["d10"]
     assert d10["labelled"] >= 60
-    # Measured 37 of 60 read, 7 refused, none wrong; see docs/vision-cards-d10.md.
-    assert d10["value_right"] >= 35
+    # Measured 36 of 60 read, 8 refused, none wrong; see docs/vision-cards-d10.md.
+    assert d10["value_right"] >= 34
 
 
 def test_no_d10_and_no_d10_refusal_on_the_real_d6_photos(dice_photos):

@@ -64,7 +64,7 @@ def match_digit(glyph: np.ndarray) -> tuple[str | None, float, float, float]:
 def marker_side(digit: np.ndarray, others: list[np.ndarray], angle: float) -> int:
     """+1 if an underline or dot sits where it belongs for the digit as it reads at `angle`
     (under it, or low on its right), -1 if it sits there for the digit turned round (so
-    the digit is really the other of 6/9), 0 if there is none or marks on both sides."""
+    the digit is really the other of 6/9), 0 if there is none or more than one."""
     a = np.radians(angle)
     down = np.array([-np.sin(a), np.cos(a)])  # the digit's "down" in mask pixels
     right = np.array([np.cos(a), np.sin(a)])
@@ -72,19 +72,31 @@ def marker_side(digit: np.ndarray, others: list[np.ndarray], angle: float) -> in
     points = np.stack([xs, ys], axis=1).astype(np.float64)
     centre = points.mean(axis=0)
     height = float(np.ptp(points @ down)) + 1
-    sides = set()
-    for other in others:
+    sides: list[int] = []
+    for other in _joined(others, len(ys)):
         oy, ox = np.nonzero(other)
         if not 0.03 * len(ys) <= len(oy) <= 0.4 * len(ys):
             continue
         mark = np.stack([ox, oy], axis=1).astype(np.float64)
         tall, wide = float(np.ptp(mark @ down)) + 1, float(np.ptp(mark @ right)) + 1
         offset = mark.mean(axis=0) - centre
+        solid = len(oy) >= 0.5 * np.pi * (max(tall, wide) / 2) ** 2  # a printed dot is filled
         for sign in (1, -1):
             along, side = sign * float(offset @ down), sign * float(offset @ right)
             underline = wide >= 2 * tall and 0.5 * height < along < 1.0 * height and abs(side) < 0.4 * height
-            dot = max(tall, wide) < 1.8 * min(tall, wide) and len(oy) <= 0.2 * len(ys) \
+            dot = max(tall, wide) < 1.8 * min(tall, wide) and len(oy) <= 0.2 * len(ys) and solid \
                 and 0.15 * height < along < 0.75 * height and 0.4 * height < side < 1.1 * height
             if underline or dot:
-                sides.add(sign)
-    return sides.pop() if len(sides) == 1 else 0
+                sides.append(sign)
+    return sides[0] if len(sides) == 1 else 0  # a 6 or 9 carries one mark, not several
+
+
+def _joined(marks: list[np.ndarray], digit_area: int) -> list[np.ndarray]:
+    """Small marks with pieces a pixel or two apart joined into one: blur breaks a thin
+    underline into dots, and each piece alone would pass for the dot of a 6 or 9."""
+    small = [m for m in marks if m.sum() <= 0.4 * digit_area]
+    if not small:
+        return []
+    union = np.bitwise_or.reduce(small)
+    n, labels = cv2.connectedComponents(cv2.dilate(union, np.ones((5, 5), np.uint8)), connectivity=8)
+    return [((labels == i) & (union > 0)).astype(np.uint8) for i in range(1, n)]

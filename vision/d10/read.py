@@ -18,6 +18,7 @@ from vision.d10.find import die_blobs
 from vision.types import D10, TableRead, Unreadable
 
 WORK_PX = 96
+BROKEN_GAP = 3  # pixels (at WORK_PX) within which another mark makes a digit suspect
 READ_MARGIN = 0.06  # a digit this little ahead of every other is reported unreadable
 MIN_ELONGATION, MAX_AXIS_GAP = 1.05, 30.0  # see along_kite
 INK_CONTRAST = 40  # Lab distance between a die's body and its printed numbers
@@ -129,6 +130,14 @@ def _mirrored(digit: np.ndarray, other: np.ndarray, middle: np.ndarray, size: fl
     return float(np.hypot(*(a - b))) > 0.15 * size and float(np.hypot(*((a + b) / 2 - middle))) < 0.12 * size
 
 
+def _broken(digit: np.ndarray, others: list[np.ndarray]) -> bool:
+    """Whether a sizeable mark lies within a couple of pixels of the digit: blur can break a
+    3 into a 7 and a scrap, or a 4 into a 1 and the rest. Numbers on neighbouring faces
+    are further off, across the edge between the faces."""
+    near = cv2.dilate(digit, np.ones((2 * BROKEN_GAP + 1,) * 2, np.uint8))
+    return any(p.sum() >= 0.15 * digit.sum() and (p & near).any() for p in others)
+
+
 def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | None:
     x, y, w, h = cv2.boundingRect(contour)
     # Every die is looked at WORK_PX across: a real die's digits are only ~10 pixels tall,
@@ -160,6 +169,8 @@ def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | N
     label, score, margin, angle, (digit, others) = best
     centre = (float(x + w / 2), float(y + h / 2))
     box = _box(contour)
+    if label not in ("6", "9") and _broken(digit, others):  # a 6 or 9 has its mark close by
+        return Unreadable("d10", centre, f"reads {label} but a piece of ink almost touches it", box)
     side = glyph.marker_side(digit, others, angle)
     if label in ("6", "9"):
         if side == 0:
