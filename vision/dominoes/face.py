@@ -57,17 +57,20 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
     if isinstance(blobs, str):
         return FaceRead(None, False, blobs, 0.0) if divided else NOT_A_TILE
-    halves, fits = [], []
+    halves, fits, spacings = [], [], []
     for side in (0, 1):
         centre = np.array([S * (side + 0.5), S * 0.5], np.float32)
         mine = [b for b in blobs if (b[0] >= S) == bool(side)]
-        value, fit = _match(np.array(mine, np.float32).reshape(-1, 2) - centre)
+        value, fit, spacing = _match(np.array(mine, np.float32).reshape(-1, 2) - centre)
         if value is None:
             if not divided:
                 return NOT_A_TILE
             return FaceRead(None, False, f"{len(mine)} marks on one half in no pip pattern", 0.0)
         halves.append(value)
         fits.append(fit)
+        spacings.append(spacing)
+    if blobs and _faint_pip(marks, blobs, spacings):
+        return FaceRead(None, False, "a faint mark where a pip may be (worn pip or glare)", 0.0)
     contrast = min(1.0, strongest / (3 * FLOOR))
     confidence = min(fits) * contrast * (1.0 if divided else 0.7)
     return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided)
@@ -166,14 +169,15 @@ def _own_area(marks, labels, label) -> tuple[float, float]:
     return float((values >= 0.5 * peak).sum()), peak
 
 
-def _match(points: np.ndarray) -> tuple[int | None, float]:
-    """The number whose pattern these marks form, and how tightly (0..1)."""
+def _match(points: np.ndarray) -> tuple[int | None, float, float | None]:
+    """The number whose pattern these marks form, how tightly (0..1), and the pip
+    spacing that fits them best."""
     n = len(points)
     if n == 0:
-        return 0, 1.0
+        return 0, 1.0, None
     if n > MAX_PIPS:
-        return None, 0.0
-    best = None
+        return None, 0.0, None
+    best, best_spacing = None, None
     for spacing in np.linspace(0.2 * S, 0.34 * S, 8):
         for variant in pattern_variants(n):
             expected = variant * spacing
@@ -181,8 +185,34 @@ def _match(points: np.ndarray) -> tuple[int | None, float]:
             worst = cost.min(axis=1).max()
             covered = cost.min(axis=0).max()
             error = max(worst, covered)
-            best = error if best is None else min(best, error)
+            if best is None or error < best:
+                best, best_spacing = error, float(spacing)
     tolerance = 0.12 * S
     if best > tolerance:
-        return None, 0.0
-    return n, float(1.0 - 0.5 * best / tolerance)
+        return None, 0.0, None
+    return n, float(1.0 - 0.5 * best / tolerance), best_spacing
+
+
+def _faint_pip(marks, blobs, spacings) -> bool:
+    """Whether a spot where a pip could sit, but none was counted, still holds a
+    mark half as strong as the pips: a 5 that lost two corners to glare reads as a
+    3, and that must be refused, not reported."""
+    centres = np.array(blobs, np.float32)
+    peaks = [marks[int(round(y)), int(round(x))] for x, y in centres]
+    faint = 0.45 * float(np.median(peaks))
+    known = [sp for sp in spacings if sp is not None]
+    radius = max(2, int(0.07 * S))
+    for side, spacing in enumerate(spacings):
+        spacing = spacing or (known[0] if known else 0.27 * S)
+        for gx in (-1, 0, 1):
+            for gy in (-1, 0, 1):
+                x, y = S * (side + 0.5) + gx * spacing, S * 0.5 + gy * spacing
+                if np.min(np.hypot(centres[:, 0] - x, centres[:, 1] - y)) < 0.12 * S:
+                    continue
+                x0, x1 = int(max(2, x - radius)), int(min(2 * S - 2, x + radius + 1))
+                y0, y1 = int(max(2, y - radius)), int(min(S - 2, y + radius + 1))
+                if abs(x - S) < DIVIDER_BAND + radius or x1 <= x0 or y1 <= y0:
+                    continue
+                if marks[y0:y1, x0:x1].max() >= faint:
+                    return True
+    return False

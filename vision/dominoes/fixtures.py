@@ -58,7 +58,7 @@ def _photo(rng, style, background, tiles, short_px, face_down):
     shadow_depth = rng.uniform(0.35, 0.65)
     # Where the camera's foot is on the table: tiles away from it show a side.
     nadir = np.array(SIZE) / 2 + rng.uniform(-250, 250, 2)
-    rise = rng.uniform(0.35, 0.45) * short_px / 700.0  # tile thickness / camera height
+    rise = rng.uniform(0.35, 0.45) * short_px / 1000.0  # tile thickness / camera height
     for group in groups:
         for _ in range(400):
             spots = _spots(rng, group, short_px)

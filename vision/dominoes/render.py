@@ -209,7 +209,7 @@ def finish_photo(scene: np.ndarray, rng: np.random.Generator, glare_at=()) -> np
     h, w = scene.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     gx, gy = rng.uniform(-1, 1, 2)
-    light = 1.0 + 0.22 * (gx * (xs / w - 0.5) + gy * (ys / h - 0.5)) * 2
+    light = 1.0 + 0.14 * (gx * (xs / w - 0.5) + gy * (ys / h - 0.5)) * 2
     out = scene * light[..., None]
     for cx, cy, r in glare_at:
         out += 70 * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * r * r))[..., None]
