@@ -103,6 +103,16 @@ def test_the_same_tile_twice_is_refused_as_a_duplicate():
                for u in read.unreadable)
 
 
+@pytest.mark.parametrize("offset", [(101.5, 0.0), (0.0, 51.5)])  # end to end, side by side
+def test_touching_tiles_are_parted_at_their_seam(offset):
+    frame, _ = _table([((2, 6), (270, 300), 0.0),
+                       ((1, 3), (270 + offset[0], 300 + offset[1]), 0.0),
+                       ((4, 5), (450, 500), 30.0)])
+    read = read_dominoes(frame, None)
+    assert sorted(tile_key(d.halves) for d in read.dominoes) == [(1, 3), (2, 6), (4, 5)]
+    assert read.unreadable == ()
+
+
 def test_face_down_tiles_are_counted_not_read():
     frame, corners = _table([(None, (200, 200), 30.0), (None, (430, 430), 100.0),
                              ((0, 0), (430, 180), 0.0)])
