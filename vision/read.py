@@ -15,12 +15,16 @@ from typing import Callable
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.types import TableRead
+from vision.types import TableRead, Unreadable
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
+SURE_MARGIN = 0.2  # confidence one reading must lead by before a d6/d10 clash is decided
 
 READERS: dict[str, str] = {
     "dice": "vision.dice:read_dice",
+    "d10": "vision.d10:read_d10",
+    "dominoes": "vision.dominoes:read_dominoes",
+    "cards": "vision.cards:read_cards",
 }
 
 
@@ -36,12 +40,33 @@ def merge(reads: list[TableRead]) -> TableRead:
     return TableRead(**fields)
 
 
+def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
 def resolve_overlaps(read: TableRead) -> TableRead:
-    """Hook for objects claimed by more than one reader. With only the dice reader
-    registered nothing can collide, so the read is returned unchanged; when other
-    kinds land, the rule (e.g. a die centred on a card wins over the card's pip)
-    belongs here and nowhere else."""
-    return read
+    """Objects claimed by two readers. A domino half or a card's pips can look like a
+    die face, so a die (or an unreadable die) centred on a tile or a card is part of
+    that tile or card. A die and a d10 on the same spot are one object: the more
+    confident read stands, and if neither is sure it is reported unreadable."""
+    flat = [*(t.box for t in read.dominoes), *(c.box for c in read.cards), *(f.box for f in read.face_down)]
+    dice = [d for d in read.dice if not any(_inside(d.center, box) for box in flat)]
+    d10 = list(read.d10)
+    unreadable = [u for u in read.unreadable
+                  if u.kind not in ("die", "d10") or not any(_inside(u.center, box) for box in flat)]
+    for die in list(dice):
+        rival = next((t for t in d10 if _inside(die.center, t.box) or _inside(t.center, die.box)), None)
+        if rival is None:
+            continue
+        if abs(die.confidence - rival.confidence) < SURE_MARGIN:
+            dice.remove(die)
+            d10.remove(rival)
+            unreadable.append(Unreadable("die", die.center, "read both as a d6 and as a d10", die.box))
+        elif die.confidence > rival.confidence:
+            d10.remove(rival)
+        else:
+            dice.remove(die)
+    return dataclasses.replace(read, dice=tuple(dice), d10=tuple(d10), unreadable=tuple(unreadable))
 
 
 def read_table(frame_bgr: np.ndarray, calibration: Calibration | None = None,

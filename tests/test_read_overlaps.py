@@ -1,0 +1,36 @@
+"""When two readers claim one object, one answer stands (vision.read.resolve_overlaps)."""
+
+from vision.read import resolve_overlaps
+from vision.types import D10, Card, Die, Domino, TableRead, Unreadable
+
+
+def die(value, x, y, confidence=0.99):
+    return Die(value, (x, y), (x - 10, y - 10, x + 10, y + 10), confidence)
+
+
+def test_dice_seen_on_a_tile_or_a_card_belong_to_it():
+    read = TableRead(
+        dice=(die(3, 50, 50), die(5, 300, 300)),
+        dominoes=(Domino((3, 4), (60, 60), (20, 30, 100, 90), 0.0, 0.95),),
+        cards=(Card("5", "H", (300, 300), (260, 240, 340, 360), 0.0, 0.9),),
+        unreadable=(Unreadable("die", (70, 60), "pips unclear"), Unreadable("die", (500, 500), "cocked")),
+    )
+    resolved = resolve_overlaps(read)
+    assert resolved.dice == ()
+    assert [u.reason for u in resolved.unreadable] == ["cocked"]
+    assert resolved.dominoes == read.dominoes and resolved.cards == read.cards
+
+
+def test_a_die_read_as_both_kinds_keeps_the_confident_read_or_none():
+    sure_d6 = resolve_overlaps(TableRead(dice=(die(4, 100, 100, 0.98),),
+                                         d10=(D10(7, (101, 99), (90, 90, 110, 110), 0.55),)))
+    assert [d.value for d in sure_d6.dice] == [4] and sure_d6.d10 == ()
+    torn = resolve_overlaps(TableRead(dice=(die(4, 100, 100, 0.80),),
+                                      d10=(D10(7, (101, 99), (90, 90, 110, 110), 0.85),)))
+    assert torn.dice == () and torn.d10 == ()
+    assert torn.unreadable[0].reason == "read both as a d6 and as a d10"
+
+
+def test_separate_objects_are_left_alone():
+    read = TableRead(dice=(die(2, 10, 10),), d10=(D10(0, (400, 400), (390, 390, 410, 410), 0.9),))
+    assert resolve_overlaps(read) == read
