@@ -6,11 +6,15 @@ on one half can be reported on the other."""
 from __future__ import annotations
 
 import json
+import zipfile
+from functools import partial
 from pathlib import Path
 
 import cv2
 
 from table.errors import TableError
+from vision.dice import read_dice
+from vision.dice.tinycnn import TinyCNN
 from vision.evaluate import draw, evaluate, split_names, summary
 from vision.image_io import load_bgr
 from vision.read import read_table
@@ -23,6 +27,8 @@ def register(subparsers) -> None:
     parser.add_argument("--show", type=int, default=0, metavar="N", help="draw the N worst photos")
     parser.add_argument("--out", metavar="OUTDIR", help="where --show writes its pictures")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--dice-model", metavar="FILE",
+                        help="score the dice reader alone with these weights (e.g. trained on the other half)")
     parser.set_defaults(run=run)
 
 
@@ -43,7 +49,14 @@ def run(args) -> int:
         raise TableError("--show needs --out OUTDIR")
     cv2.setNumThreads(1)
     labels = json.loads((directory / "labels.json").read_text())
-    results = evaluate(directory, read_table, split_names(list(labels), args.split))
+    reader = read_table
+    if args.dice_model:
+        try:
+            network = TinyCNN.load(args.dice_model)
+        except (OSError, ValueError, zipfile.BadZipFile) as err:
+            raise TableError(f"{args.dice_model}: not a dice network file ({err})") from err
+        reader = partial(read_dice, network=network)
+    results = evaluate(directory, reader, split_names(list(labels), args.split))
     result = summary(results)
     if args.json:
         print(json.dumps(result, indent=1))
@@ -55,6 +68,6 @@ def run(args) -> int:
         for photo in sorted(results, key=lambda p: -p.errors)[:args.show]:
             frame = load_bgr(directory / "images" / photo.file)
             cv2.imwrite(str(out / (Path(photo.file).stem + "_read.png")),
-                        draw(frame, read_table(frame), labels[photo.file]))
+                        draw(frame, reader(frame), labels[photo.file]))
             print(f"{photo.file}: " + "; ".join(photo.mistakes or ["no mistakes"]))
     return 0

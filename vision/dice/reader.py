@@ -21,6 +21,7 @@ from vision.types import Die, TableRead, Unreadable
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
 MIN_CONFIDENCE = 0.75  # below this the face is reported unreadable
 SUPPRESS_RADIUS = 0.85  # in die sides: two dice cannot have centres closer than this
+CENTRE_RADIUS = 0.4  # in die sides: candidates this close to the best one refine its centre
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
 
 
@@ -91,10 +92,10 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         distance = np.hypot(*(xy - xy[i]).T) / side
         near = (~taken) & (distance < SUPPRESS_RADIUS)
         taken |= near
-        # The kept point sits on a grid; its neighbours that also see a die give a
-        # better centre.
-        weights = is_die[near] * (is_die[near] >= DIE_THRESHOLD)
-        x, y = (xy[near] * weights[:, None]).sum(axis=0) / weights.sum()
+        # The kept point sits on a grid; its close neighbours that also see a die
+        # give a better centre (not the farther ones: they may be seeing the next die).
+        close = near & (distance < CENTRE_RADIUS) & (is_die >= DIE_THRESHOLD)
+        x, y = (xy[close] * is_die[close, None]).sum(axis=0) / is_die[close].sum()
         box = _box(float(x), float(y), side, float(angles[i]))
         # The face is the best-placed patch's call alone: averaging in off-centre
         # neighbours was measured to blur confident reads into unreadable ones.
