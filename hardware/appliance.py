@@ -25,6 +25,30 @@ from table.views import build_view
 from vision.types import TableRead
 
 
+# What each game puts on the table, by the driver's name for it, and the reader for each.
+GAME_PIECES = {
+    "dicey21": ("card", "dice"),
+    "dice-blackjack": ("dice",),
+    "blackjack-dice": ("d10",),
+    "domino21": ("tile",),
+    "changing-bank": ("card",),
+}
+PIECE_READER = {"dice": "dice", "d10": "d10", "tile": "dominoes", "card": "cards"}
+
+
+def reader_kinds(game: str, typed_kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """Only the readers this game needs run on its frames: faster, and a domino's
+    pips are never offered to the dice reader at a domino table."""
+    return tuple(PIECE_READER[piece] for piece in GAME_PIECES[game] if piece not in typed_kinds)
+
+
+def table_reader(kinds: tuple[str, ...], calibration=None) -> Callable[[np.ndarray], TableRead]:
+    from vision.read import READERS, read_table
+
+    chosen = {kind: READERS[kind] for kind in kinds}
+    return lambda image: read_table(image, calibration, readers=chosen)
+
+
 class SettleReport(Protocol):
     state: str  # "rolling", "hand", "settled" or "empty" (vision.settle.SettleState)
 
@@ -96,9 +120,8 @@ class Appliance:
         driver = self.table.driver
         wants_read = driver.phase == "reading" and (driver.moved or any(isinstance(e, Motion) and e.status in ("rolling", "hand") for e in events))
         if status == "settled" and wants_read:
-            if self.recorder:
-                self.recorder.save_frame(frame)
-            read = self.read(frame.image)
+            image = self.recorder.save_frame(frame) if self.recorder else frame.image
+            read = self.read(image)
             self.table.read, self.table.read_frame = read, (frame.index, (frame.image.shape[1], frame.image.shape[0]))
             events.append(SettledRead(read))
         return events

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import cv2
+import numpy as np
 
 from hardware.frames import CameraLost, Frame
 from table import serial
@@ -59,13 +60,16 @@ class SessionWriter:
         os.fsync(self._events.fileno())
         return event
 
-    def save_frame(self, frame: Frame, t: float | None = None) -> Event:
+    def save_frame(self, frame: Frame, t: float | None = None) -> np.ndarray:
+        """Store the frame as JPEG and return the image as stored, so that what is read
+        live is exactly what a replay will read again."""
         ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, self._quality])
         if not ok:
             raise ValueError("frame could not be encoded as JPEG")
         name = f"frames/{frame.index:06d}.jpg"
         _write_atomically(self.folder / name, jpeg.tobytes())
-        return self.log("frame", {"path": name, "index": frame.index}, t)
+        self.log("frame", {"path": name, "index": frame.index}, t)
+        return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
     def close(self) -> None:
         self._events.close()

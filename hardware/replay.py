@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from hardware.appliance import Appliance, Table
+from hardware.appliance import Appliance, Table, reader_kinds, table_reader
 from hardware.recording import SessionReader
 from table.driver import Driver, SettledRead, house_account
 from table.ledger import Ledger
@@ -47,22 +47,37 @@ class _Collector:
         if kind in COMPARED:
             self.logged.append((kind, data))
 
-    def save_frame(self, frame, t=None) -> None:
-        pass
+
+def same_read(recorded: TableRead, today: TableRead, tolerance: float = 4.0) -> bool:
+    """The same objects with the same values, each within `tolerance` pixels of where it
+    was; confidences may drift with library versions and do not count."""
+    def key(item) -> Any:
+        for name in ("value", "halves", "rank", "kind"):
+            if hasattr(item, name):
+                value = getattr(item, name)
+                return tuple(sorted(value)) if name == "halves" else (value, getattr(item, "suit", None))
+        return None
+
+    for name in ("dice", "d10", "dominoes", "cards", "face_down", "unreadable"):
+        left, right = list(getattr(recorded, name)), list(getattr(today, name))
+        if len(left) != len(right):
+            return False
+        for item in left:
+            match = next((other for other in right if key(other) == key(item)
+                          and abs(other.center[0] - item.center[0]) <= tolerance
+                          and abs(other.center[1] - item.center[1]) <= tolerance), None)
+            if match is None:
+                return False
+            right.remove(match)
+    return True
 
 
-def read_signature(read: TableRead) -> tuple:
-    """What a read means for the game: kinds, values and where (to 4 px), not confidences."""
-    def place(item) -> tuple[int, int]:
-        return (round(item.center[0] / 4), round(item.center[1] / 4))
-
-    return (
-        tuple(sorted((d.value, place(d)) for d in read.dice)),
-        tuple(sorted((d.value, place(d)) for d in read.d10)),
-        tuple(sorted((tuple(sorted(t.halves)), place(t)) for t in read.dominoes)),
-        tuple(sorted((c.rank, c.suit or "", place(c)) for c in read.cards)),
-        tuple(sorted((u.kind, place(u)) for u in read.unreadable)),
-    )
+def session_readers(reader: SessionReader) -> Callable[[np.ndarray], TableRead]:
+    """The readers the session was recorded with, run by today's code."""
+    settings = reader.manifest.settings or {}
+    driver = table_for(reader).driver
+    kinds = tuple(settings.get("readers") or reader_kinds(driver.game, driver.typed_kinds))
+    return table_reader(kinds)
 
 
 def table_for(reader: SessionReader) -> Table:
@@ -81,11 +96,12 @@ def replay_session(
     folder: str | Path,
     *,
     check: bool = False,
-    read: Callable[[np.ndarray], TableRead] | None = None,
+    read: Callable[[np.ndarray], TableRead] | None = None,  # default: the session's own readers
     show: Callable[[TableView, np.ndarray | None, float], None] | None = None,
 ) -> Difference | None:
     """Feed the session to today's code; return the first difference (or None)."""
     reader = SessionReader(folder)
+    read = read or session_readers(reader)
     collector = _Collector()
     appliance = Appliance(table_for(reader), source=None, settle=None, read=read, recorder=collector)
     recorded = [(e.kind, e.data) for e in reader.events if e.kind in COMPARED]
@@ -104,7 +120,7 @@ def replay_session(
                 if frame_image is None:
                     raise CorruptRecord(f"event {number}: a read with no frame recorded before it")
                 today = read(frame_image)
-                if read_signature(today) != read_signature(fed.read):
+                if not same_read(fed.read, today):
                     return Difference(number, "read", fed.read, today)
                 fed = SettledRead(today)
             appliance.table.read = fed.read

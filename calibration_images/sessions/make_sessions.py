@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hardware.appliance import Appliance, Table
+from hardware.appliance import Appliance, Table, reader_kinds, table_reader
 from hardware.frames import Frame
 from hardware.recording import Manifest, SessionWriter
 from table.driver import Driver, house_account, need_of
@@ -30,7 +30,6 @@ from table.ledger import Ledger
 from table.round_play import sample_chance
 from table.rules import HOUSE, engine
 from vision.dominoes import render as tiles
-from vision.read import read_table
 from vision.render import scene
 from vision.render.fixtures import _place, random_die
 from vision.settle import SettleDetector
@@ -56,6 +55,7 @@ class RenderedTable:
             self.base = tiles.table_background("felt", (SIZE, SIZE), rng)
             self.style = tiles.STYLES[sorted(tiles.STYLES)[0]]
             self.shape = tiles.random_shape(rng)
+            self.light = int(rng.integers(1 << 30))  # one lamp for the whole session
         else:
             self.base, self.area = scene.table(rng, SIZE, True)
         self.laid: list[tuple[tuple[int, int], tuple[float, float], float]] = []
@@ -112,11 +112,12 @@ class RenderedTable:
     def _tiles_frame(self, hand: bool = False) -> np.ndarray:
         table = self.base.copy()
         for halves, centre, angle in self.laid:
-            texture, alpha = tiles.tile_texture(halves, self.style, self.rng, self.shape)
+            texture, alpha = tiles.tile_texture(halves, self.style, np.random.default_rng(hash(halves) & 0xFFFF),
+                                                self.shape)
             tiles.place_tile(table, texture, alpha, centre, 46.0, angle)
         if hand:
             table[SIZE // 3: SIZE * 2 // 3, SIZE // 4: SIZE * 3 // 4] = (120, 150, 200)
-        return tiles.finish_photo(table, self.rng)
+        return tiles.finish_photo(table, np.random.default_rng(self.light))
 
     def clear(self) -> None:
         """Between rounds the tiles go back to the boneyard."""
@@ -139,11 +140,13 @@ def record(game: str, folder: Path, seats, bet: int, typed, rounds: int, seed: i
     camera = RenderedTable(np.random.default_rng(seed), "tiles" if game == "domino21" else "dice")
     bankrolls = {seat: 100 for seat in seats} | {account: 0 for account in house_account(game)}
     driver = Driver(game, tuple(seats), bet=bet, typed_kinds=tuple(typed))
-    manifest = Manifest(game, tuple(seats), settings={"bet": bet, "typed_kinds": list(typed), "bankrolls": bankrolls},
+    kinds = reader_kinds(game, tuple(typed))
+    manifest = Manifest(game, tuple(seats), settings={"bet": bet, "typed_kinds": list(typed), "bankrolls": bankrolls,
+                                                      "readers": list(kinds)},
                         versions={"tabletop21": "rendered"}, created="rendered")
     recorder = SessionWriter(folder, manifest, jpeg_quality=85)
     appliance = Appliance(Table(driver, Ledger.open(bankrolls, house_account(game))), camera,
-                          SettleDetector(), read_table, recorder=recorder)
+                          SettleDetector(), table_reader(kinds), recorder=recorder)
     tally = {"reads": 0, "rerolls": 0}
     for _ in range(3):
         appliance.tick()

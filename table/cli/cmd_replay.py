@@ -59,7 +59,6 @@ def has_screen() -> bool:
 def run_replay(args) -> int:
     from hardware.playback import live, parse_size, screenshots
     from hardware.replay import replay_session
-    from vision.read import read_table
 
     size = parse_size(args.size)
     close = None
@@ -72,7 +71,7 @@ def run_replay(args) -> int:
     else:
         show, close = live(size, fullscreen=args.fullscreen, speed=args.speed, stepping=args.step)
     try:
-        difference = replay_session(args.session, check=args.check, read=read_table, show=show)
+        difference = replay_session(args.session, check=args.check, show=show)
     except KeyboardInterrupt:
         return 130
     finally:

@@ -39,7 +39,7 @@ def typed_lines() -> queue.Queue:
 
 def run(args) -> int:
     from display import QUIT, Display
-    from hardware.appliance import Appliance, Table, resume_or_void
+    from hardware.appliance import Appliance, Table, reader_kinds, resume_or_void, table_reader
     from hardware.config import load_config
     from hardware.frames import ReconnectingSource
     from hardware.recording import Manifest, SessionWriter
@@ -47,7 +47,6 @@ def run(args) -> int:
     from table.driver import Driver, house_account
     from table.store import BankrollStore
     from vision.calibration import Calibration
-    from vision.read import read_table
     from vision.settle import SettleDetector
 
     config = load_config(args.config)
@@ -66,8 +65,10 @@ def run(args) -> int:
     driver, round_id = resume_or_void(store, driver, resume=args.resume)
     calibration = Calibration.load(Path(config.table.calibration).expanduser()) if config.table.calibration else None
     folder = Path(config.table.sessions).expanduser() / datetime.now().strftime("%Y%m%d-%H%M%S")
+    kinds = reader_kinds(game, typed)
     recorder = SessionWriter(folder, Manifest(game, seats, settings={
-        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(), "driver": driver},
+        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(), "driver": driver,
+        "readers": list(kinds)},
         versions={"tabletop21": _version()}, created=datetime.now().isoformat(timespec="seconds")))
     controls = None
     if config.gpio.enabled:
@@ -78,7 +79,7 @@ def run(args) -> int:
                       fullscreen=args.fullscreen or config.display.fullscreen)
     appliance = Appliance(Table(driver, ledger, round_id=round_id),
                           ReconnectingSource(lambda: open_source(config)), SettleDetector(),
-                          lambda image: read_table(image, calibration), store=store, recorder=recorder,
+                          table_reader(kinds, calibration), store=store, recorder=recorder,
                           controls=controls)
     lines = typed_lines()
     print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc or q quits.")
