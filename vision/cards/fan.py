@@ -23,7 +23,9 @@ from vision.types import Card, Unreadable
 PATCH = 96  # an index is read from a PATCH x PATCH upright cut-out
 FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06
 FAN_NO_SUIT_SCORE = 0.85  # a rank whose suit symbol is not legible must match this well
+FAN_SUIT_MARGIN = 0.1  # lead of the suit over the other of its colour before it is reported
 SUITS = ("S", "C", "H", "D")
+RANK_OVER_SUIT = 1.15  # least height of the rank over that of the suit symbol under it
 PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
@@ -53,13 +55,16 @@ def _blobs(ink: np.ndarray, low: float, high: float) -> list[_Blob]:
             for i in range(1, n) if low <= max(stats[i][2], stats[i][3]) <= high and stats[i][4] >= 8]
 
 
-def _upright_patch(frame: np.ndarray, centre: np.ndarray, down: np.ndarray, span: float) -> np.ndarray:
-    """PATCH x PATCH cut-out of `span` frame pixels around `centre`, turned so `down` points down."""
+def _upright_patch(image: np.ndarray, centre: np.ndarray, down: np.ndarray, span: float,
+                   nearest: bool = False) -> np.ndarray:
+    """PATCH x PATCH cut-out of `span` frame pixels around `centre`, turned so `down` points
+    down (`nearest` for masks, whose values must stay 0 or 1)."""
     scale = PATCH / span
     angle = np.degrees(np.arctan2(down[0], down[1]))  # turning by this brings `down` to +y
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), -angle, scale)
     m[:, 2] += PATCH / 2 - centre
-    return cv2.warpAffine(frame, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, m, (PATCH, PATCH), flags=cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def _on_plain_stock(patch: np.ndarray, ink: np.ndarray) -> bool:
@@ -70,11 +75,34 @@ def _on_plain_stock(patch: np.ndarray, ink: np.ndarray) -> bool:
     return float(plain.mean()) >= PLAIN_SHARE
 
 
-def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float, float] | None:
-    """(rank, suit or None, score, margin, rank height in patch pixels) of a rank over a
-    suit symbol in the middle of an upright patch, or None when the thing under the glyph
-    is not a suit symbol at all."""
-    ink = index.ink_mask(patch)
+def _crowded_row(stats: np.ndarray, rank_parts: list[int]) -> bool:
+    """Whether a glyph-like mark sits level with the rank and close beside it: part of the
+    rank may be missing (a "10" whose "1" runs into the edge of the card above would
+    otherwise be read from what is left)."""
+    x0 = min(stats[i][0] for i in rank_parts)
+    y0 = min(stats[i][1] for i in rank_parts)
+    x1 = max(stats[i][0] + stats[i][2] for i in rank_parts)
+    y1 = max(stats[i][1] + stats[i][3] for i in rank_parts)
+    height = y1 - y0
+    for i in range(1, len(stats)):
+        if i in rank_parts or stats[i][4] < 10:
+            continue
+        x, y, w, h = stats[i][:4]
+        if not 0.6 * height <= h <= 1.4 * height or w > 1.5 * height:
+            continue  # not glyph-like: a card's edge or shadow, which fans are full of
+        level = min(y + h, y1) - max(y, y0) >= 0.5 * height
+        gap = max(x - x1, x0 - (x + w))
+        if level and gap < 0.5 * height:
+            return True
+    return False
+
+
+def _read_patch(patch: np.ndarray, stock: np.ndarray) -> tuple[str, str | None, float, float, float, float] | None:
+    """(rank, suit or None, score, margin, rank height in patch pixels, suit margin) of a
+    rank over a suit symbol in the middle of an upright patch, or None when the thing
+    under the glyph is not a suit symbol at all. Only ink on the card stock (`stock`,
+    1 on the cards) counts: dark table beside a card would swallow glyphs near its edge."""
+    ink = index.ink_mask(patch, reach=PATCH // 6) & stock  # only the stock right round the index
     if not _on_plain_stock(patch, ink):
         return None  # an index is printed on plain white, not on a patterned back or picture
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
@@ -89,10 +117,15 @@ def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float, float
     first = min(upper, key=lambda i: stats[i][1])
     rank_parts = [i for i in usable if centroids[i][1] < mid and stats[i][1] < stats[first][1] + stats[first][3] / 2
                   and abs(centroids[i][0] - mid) < PATCH * 0.3]
+    if _crowded_row(stats, rank_parts):
+        return None  # ink right beside the rank: part of it may be hidden or run into an edge
     suit_mask = (labels == min(lower, key=lambda i: stats[i][1])).astype(np.uint8)
     if max(label_scores(suit_mask, SUITS).values(), default=0.0) < SUIT_LIKE:
         return None
     rank_mask = np.isin(labels, rank_parts).astype(np.uint8)
+    rank_height = float(np.ptp(np.flatnonzero(rank_mask.any(axis=1)))) + 1
+    if rank_height < RANK_OVER_SUIT * (float(np.ptp(np.flatnonzero(suit_mask.any(axis=1)))) + 1):
+        return None  # indices print the rank taller than the suit; two pips are alike
     rank, score, margin = best_match(rank_mask, index.RANKS)
     if rank is None or max(label_scores(rank_mask, SUITS).values(), default=0.0) >= score:
         return None  # a pip over a pip, not a rank over a suit
@@ -100,19 +133,18 @@ def _read_patch(patch: np.ndarray) -> tuple[str, str | None, float, float, float
     if colour is None or index.ink_colour(patch, suit_mask) != colour:
         return None  # an index is printed in one colour, red or black
     suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if colour == "red" else ("S", "C"))
-    if s_score < index.SUIT_SCORE or s_margin < index.SUIT_MARGIN:
+    if s_score < index.SUIT_SCORE:
         suit = None
-    ys = np.flatnonzero(rank_mask.any(axis=1))
-    return rank, suit, score, margin, float(ys[-1] - ys[0] + 1)
+    return rank, suit, score, margin, rank_height, s_margin
 
 
 def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
     x, y, w, h = cv2.boundingRect(region.contour)
     crop = frame[y : y + h, x : x + w]
-    inside = np.zeros((h, w), np.uint8)
-    cv2.drawContours(inside, [region.contour - [x, y]], -1, 1, -1)
-    inside = cv2.erode(inside, np.ones((7, 7), np.uint8))
-    ink = index.ink_mask(crop) & inside
+    stock = np.zeros(frame.shape[:2], np.uint8)
+    cv2.drawContours(stock, [region.contour], -1, 1, -1)
+    stock = cv2.erode(stock, np.ones((7, 7), np.uint8))
+    ink = index.ink_mask(crop) & stock[y : y + h, x : x + w]
     card_h = min(region.rect[1])
     blobs = _blobs(ink, 0.03 * card_h, 0.12 * card_h)
     found: list[_Index] = []
@@ -125,9 +157,15 @@ def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
             down = step / dist
             centre = (a.centre + b.centre) / 2 + [x, y]
             span = 3.2 * dist
-            read = _read_patch(_upright_patch(frame, centre, down, span))
-            if read and (read[1] or read[2] >= FAN_NO_SUIT_SCORE) and read[2] >= FAN_RANK_SCORE and read[3] >= FAN_RANK_MARGIN:
-                found.append(_Index(read[0], read[1], read[2], read[3], centre, down, read[4] * span / PATCH))
+            read = _read_patch(_upright_patch(frame, centre, down, span),
+                               _upright_patch(stock, centre, down, span, nearest=True))
+            if read is None or read[2] < FAN_RANK_SCORE or read[3] < FAN_RANK_MARGIN:
+                continue
+            rank, suit, score, margin, height, suit_margin = read
+            if (suit and suit_margin >= index.SUIT_MARGIN) or score >= FAN_NO_SUIT_SCORE:
+                # The small index symbol is named only when spade/club (heart/diamond) is plain.
+                found.append(_Index(rank, suit if suit_margin >= FAN_SUIT_MARGIN else None, score, margin,
+                                    centre, down, height * span / PATCH))
     return found
 
 

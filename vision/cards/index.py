@@ -35,11 +35,12 @@ class IndexRead:
     reason: str = ""
 
 
-def ink_mask(card_bgr: np.ndarray) -> np.ndarray:
+def ink_mask(card_bgr: np.ndarray, reach: int = 41) -> np.ndarray:
     """Ink is whatever is clearly darker or more coloured than the white around it. The white
-    is measured locally (a wide max filter) because light falls unevenly across one card."""
+    is measured locally (a max filter `reach` pixels wide, wider than the widest mark)
+    because light falls unevenly across one card, and cards in a fan shade each other."""
     gray = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    local_white = cv2.blur(cv2.dilate(gray, np.ones((41, 41), np.uint8)), (15, 15))
+    local_white = cv2.blur(cv2.dilate(gray, np.ones((reach, reach), np.uint8)), (reach // 3, reach // 3))
     low, high = low_high(card_bgr)
     spread = cv2.subtract(high, low).astype(np.float32)
     ink = ((gray < 0.78 * local_white) | (spread > 0.25 * local_white)).astype(np.uint8)
