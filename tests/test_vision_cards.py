@@ -61,14 +61,14 @@ def test_no_card_is_read_twice(reads):
 def test_most_fixture_cards_are_read(scored, reads):
     cards = summary(scored)["kinds"]["cards"]
     assert cards["labelled"] > 100
-    # Measured 76 of 107 by vision.evaluate, which gives each read to the nearest box
+    # Measured 78 of 107 by vision.evaluate, which gives each read to the nearest box
     # centre (fan boxes overlap, so a right read may land on a neighbour) ...
-    assert cards["value_right"] >= 73
+    assert cards["value_right"] >= 75
     assert cards["phantoms"] <= 2
-    # ... and 78 counting a card read when a read of its rank lies in its own box.
+    # ... and 82 counting a card read when a read of its rank lies in its own box.
     read_right = sum(any(c.rank == lab["rank"] and _inside(c.center, lab["box"]) for c in read.cards)
                      for name, read in reads.items() for lab in LABELS[name]["cards"])
-    assert read_right >= 75
+    assert read_right >= 78
 
 
 def test_every_rank_is_read_somewhere_in_the_fixtures(reads):
