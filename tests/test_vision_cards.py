@@ -104,7 +104,7 @@ def _lone_card_frame(rank: str, suit: str, angle: float, font_index: int, shape:
     return cv2.GaussianBlur(scene, (0, 0), 0.7)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(rank=st.sampled_from(render.RANKS), suit=st.sampled_from("CDHS"), angle=st.floats(0, 360),
        font_index=st.integers(0, 6), shape=st.sampled_from(["poker", "bridge"]))
 def test_a_lone_card_at_any_turn_is_read_right_or_refused(rank, suit, angle, font_index, shape):
@@ -156,7 +156,7 @@ def test_a_read_survives_a_session_recording(reads):
     assert all(isinstance(u, Unreadable) for u in again.unreadable)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_a_fanned_hand_is_read_only_as_cards_it_holds(seed):
     image, label = render.render_scene(np.random.default_rng(seed), [])
