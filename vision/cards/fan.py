@@ -24,7 +24,6 @@ PATCH = 96  # an index is read from a PATCH x PATCH upright cut-out
 FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06
 FAN_NO_SUIT_SCORE = 0.85  # a rank whose suit symbol is not legible must match this well
 FAN_SUIT_MARGIN = 0.1  # lead of the suit over the other of its colour before it is reported
-SUITS = ("S", "C", "H", "D")
 RANK_OVER_SUIT = 1.15  # least height of the rank over that of the suit symbol under it
 PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
@@ -43,7 +42,6 @@ class _Index:
     rank: str
     suit: str | None
     score: float
-    margin: float
     centre: np.ndarray
     down: np.ndarray  # unit vector, the card's "down" in frame pixels
     glyph: float  # rank glyph height in frame pixels
@@ -120,14 +118,14 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> tuple[str, str | None, 
     if _crowded_row(stats, rank_parts):
         return None  # ink right beside the rank: part of it may be hidden or run into an edge
     suit_mask = (labels == min(lower, key=lambda i: stats[i][1])).astype(np.uint8)
-    if max(label_scores(suit_mask, SUITS).values(), default=0.0) < SUIT_LIKE:
+    if max(label_scores(suit_mask, index.SUITS).values(), default=0.0) < SUIT_LIKE:
         return None
     rank_mask = np.isin(labels, rank_parts).astype(np.uint8)
     rank_height = float(np.ptp(np.flatnonzero(rank_mask.any(axis=1)))) + 1
     if rank_height < RANK_OVER_SUIT * (float(np.ptp(np.flatnonzero(suit_mask.any(axis=1)))) + 1):
         return None  # indices print the rank taller than the suit; two pips are alike
     rank, score, margin = best_match(rank_mask, index.RANKS)
-    if rank is None or max(label_scores(rank_mask, SUITS).values(), default=0.0) >= score:
+    if rank is None or max(label_scores(rank_mask, index.SUITS).values(), default=0.0) >= score:
         return None  # a pip over a pip, not a rank over a suit
     colour = index.ink_colour(patch, rank_mask)
     if colour is None or index.ink_colour(patch, suit_mask) != colour:
@@ -161,10 +159,10 @@ def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
                                _upright_patch(stock, centre, down, span, nearest=True))
             if read is None or read[2] < FAN_RANK_SCORE or read[3] < FAN_RANK_MARGIN:
                 continue
-            rank, suit, score, margin, height, suit_margin = read
+            rank, suit, score, _, height, suit_margin = read
             if (suit and suit_margin >= index.SUIT_MARGIN) or score >= FAN_NO_SUIT_SCORE:
                 # The small index symbol is named only when spade/club (heart/diamond) is plain.
-                found.append(_Index(rank, suit if suit_margin >= FAN_SUIT_MARGIN else None, score, margin,
+                found.append(_Index(rank, suit if suit_margin >= FAN_SUIT_MARGIN else None, score,
                                     centre, down, height * span / PATCH))
     return found
 
