@@ -47,9 +47,13 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     divider = _divider_strength(marks)
     strongest = float(np.percentile(marks[zone], 99.7))
     if strongest < FLOOR:
-        if divider - _noise_strength(marks) < DIVIDER_MIN:
-            return FaceRead(None, True, "", 0.9)
-        return FaceRead((0, 0), False, "", 0.8)
+        excess = divider - _noise_strength(marks)
+        if excess >= DIVIDER_MIN:
+            return FaceRead((0, 0), False, "", 0.8)
+        if excess >= DIVIDER_MIN / 2 or _blank_line(marks):
+            return FaceRead(None, False, "a blank face with a trace of a divider: double "
+                                         "blank or a tile's back?", 0.0)
+        return FaceRead(None, True, "", 0.9)
     threshold = max(FLOOR, 0.35 * strongest)
     blobs = _blobs(marks, zone, threshold)
     divided = divider >= DIVIDER_MIN
@@ -97,6 +101,16 @@ def _pip_zone() -> np.ndarray:
 def _divider_strength(marks: np.ndarray) -> float:
     """How clearly a straight line runs across the tile's middle, off the spinner."""
     return _line_strength(marks, S)
+
+
+def _blank_line(marks: np.ndarray) -> bool:
+    """On a face with no pips: does the middle band hold a narrow ridge that the rest
+    of the face does not? (Averaged down the columns, so it holds under glare.)"""
+    rows = slice(int(0.15 * S), int(0.85 * S))
+    profile = marks[rows, MARGIN:2 * S - MARGIN].mean(axis=0)
+    middle = profile[S - MARGIN - DIVIDER_BAND:S - MARGIN + DIVIDER_BAND]
+    rest = np.r_[profile[:S - MARGIN - 2 * DIVIDER_BAND], profile[S - MARGIN + 2 * DIVIDER_BAND:]]
+    return float(middle.max()) >= max(2.0, 2.0 * float(rest.max()))
 
 
 def _noise_strength(marks: np.ndarray) -> float:
