@@ -39,7 +39,7 @@ def _table(tiles, background="felt", short_px=50.0, seed=0, style="ivory"):
 @pytest.mark.parametrize("name", sorted(LABELS))
 def test_every_fixture_tile_is_read_right(name):
     label = LABELS[name]
-    read = read_dominoes(load_bgr(FIXTURES / name), None)
+    read = read_dominoes(load_bgr(FIXTURES / "images" / name), None)
     for tile in label["dominoes"]:
         matches = [d for d in read.dominoes if _inside(d.center, tile["box"])]
         assert any(tile_key(d.halves) == tile_key(tuple(tile["halves"])) for d in matches), \
@@ -57,7 +57,7 @@ def test_fixtures_cover_every_tile_of_the_set():
     seen = {tile_key(tuple(t["halves"])) for label in LABELS.values() for t in label["dominoes"]}
     assert seen == set(ALL_TILES)
     assert sum(len(label["face_down"]) for label in LABELS.values()) >= 10
-    assert sum(p.stat().st_size for p in FIXTURES.glob("*.jpg")) < 4_000_000
+    assert sum(p.stat().st_size for p in (FIXTURES / "images").glob("*.jpg")) < 4_000_000
 
 
 @pytest.mark.parametrize("halves", ALL_TILES)

@@ -15,7 +15,7 @@ from vision.dominoes import read_dominoes
 from vision.image_io import load_bgr
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO / "calibration_images" / "dominoes"
+FIXTURES = REPO / "calibration_images" / "dominoes" / "images"
 DICE_PHOTOS = REPO.parent / "shared" / "data" / "dice-d6-photos" / "images"
 
 

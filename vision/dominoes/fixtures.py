@@ -1,8 +1,8 @@
 """The committed, seeded set of labelled domino fixtures in calibration_images/dominoes.
 
 Re-running `python -m vision.dominoes.fixtures calibration_images/dominoes` rebuilds
-the same pictures and labels.json (format shared with `tabletop21 eval`), so the
-fixtures are reviewable as code rather than as opaque JPEGs.
+the same pictures (in images/) and labels.json, the layout `tabletop21 eval` reads, so
+the fixtures are reviewable as code rather than as opaque JPEGs.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ SCATTERED_PER_IMAGE = 8
 
 def build(out_dir: Path) -> dict:
     rng = np.random.default_rng(SEED)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "images").mkdir(parents=True, exist_ok=True)
     labels = {}
     order = list(ALL_TILES) * 4
     plans = []
@@ -42,7 +42,7 @@ def build(out_dir: Path) -> dict:
     for name, style_name, background, tiles, short_px, face_down in plans:
         image, label = _photo(rng, render.STYLES[style_name], background, tiles, short_px,
                               face_down)
-        cv2.imwrite(str(out_dir / name), image, [cv2.IMWRITE_JPEG_QUALITY,
+        cv2.imwrite(str(out_dir / "images" / name), image, [cv2.IMWRITE_JPEG_QUALITY,
                                                   int(rng.integers(70, 88))])
         labels[name] = label
     (out_dir / "labels.json").write_text(json.dumps(labels, indent=1))
