@@ -24,6 +24,7 @@ FLOOR = 14.0  # weakest mark (colour distance, Lab units) that can be a pip
 DIVIDER_MIN = 5.0  # weakest divider line, averaged along its length
 _LAB_UNITS = np.array([100 / 255, 1.3, 1.3], np.float32)  # 8-bit Lab to Lab, chroma weighted
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))
+_LINE_KERNEL = np.ones((1, 9), np.uint8)  # across a vertical line only
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,11 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     """Read a canonical (S x 2S) tile image."""
     marks = mark_strength(tile_bgr)
     zone = _pip_zone()
-    divider = _divider_strength(marks)
+    lines = _line_marks(tile_bgr)
+    divider = max(_divider_strength(marks), _divider_strength(lines))
     strongest = float(np.percentile(marks[zone], 99.7))
     if strongest < FLOOR:
-        excess = divider - _noise_strength(marks)
+        excess = max(_divider_strength(m) - _noise_strength(m) for m in (marks, lines))
         if excess >= DIVIDER_MIN:
             return FaceRead((0, 0), False, "", 0.8)
         if excess >= DIVIDER_MIN / 2 or _blank_line(marks):
@@ -96,6 +98,16 @@ def _pip_zone() -> np.ndarray:
     zone[MARGIN:-MARGIN, MARGIN:-MARGIN] = True
     zone[:, S - DIVIDER_BAND:S + DIVIDER_BAND] = False
     return zone
+
+
+def _line_marks(tile_bgr: np.ndarray) -> np.ndarray:
+    """Thin dark or light lines by lightness alone. A groove under glare is darker
+    than the glare around it but no further from the body colour, so the colour
+    marks lose it; this does not."""
+    light = cv2.cvtColor(tile_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) * (100 / 255)
+    darker = cv2.morphologyEx(light, cv2.MORPH_CLOSE, _LINE_KERNEL) - light
+    lighter = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, _LINE_KERNEL)
+    return np.maximum(darker, lighter)
 
 
 def _divider_strength(marks: np.ndarray) -> float:
