@@ -18,11 +18,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
 # Floors measured with the shipped model (see docs/vision.md), less a small margin.
-REAL_VALUE_RIGHT_PCT = 95.0
-REAL_PHANTOM_PCT = 0.8
-REAL_PERFECT_PCT = 68.0
-RENDER_VALUE_RIGHT_PCT = 89.0
-RENDER_PHANTOM_PCT = 8.5
+REAL_VALUE_RIGHT_PCT = 96.0
+REAL_PHANTOM_PCT = 1.0
+REAL_PERFECT_PCT = 74.0
+RENDER_VALUE_RIGHT_PCT = 86.5
+RENDER_PHANTOM_PCT = 6.5
 
 
 def _frame(name: str) -> np.ndarray:
@@ -65,15 +65,15 @@ def test_cocked_and_stacked_dice_are_never_given_a_confident_wrong_value():
 
 
 def test_reading_does_not_depend_on_the_frame_orientation():
-    """Turning the camera a quarter turn must not change any value read twice; at
-    most one borderline die may switch between read and unreadable."""
+    """Turning the camera a quarter turn must not change any value read twice; a
+    borderline die or two may switch between read and unreadable."""
     agreed = 0
     for name in sorted(LABELS)[:6]:
         frame = _frame(name)
         width = frame.shape[1]
         plain = read_dice(frame).dice
         turned = read_dice(np.ascontiguousarray(np.rot90(frame))).dice
-        assert abs(len(plain) - len(turned)) <= 1
+        assert abs(len(plain) - len(turned)) <= 2
         for d in turned:  # back to the plain frame: (x, y) = (width - 1 - y', x')
             x, y = width - 1 - d.center[1], d.center[0]
             same = [p for p in plain if np.hypot(p.center[0] - x, p.center[1] - y) < 10]

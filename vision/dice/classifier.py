@@ -20,7 +20,7 @@ NOT_A_DIE = 0  # class index; classes 1..6 are the face values
 ODD_DIE = 7  # a die that cannot be read as lying flat: cocked, stacked
 CLASSES = 8
 INPUT_CHANNELS = 4
-WIDTHS = (12, 24, 32)
+WIDTHS = (16, 32, 48)
 
 
 def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0) -> TinyCNN:
