@@ -155,11 +155,9 @@ def _distinct(found: list[Outline]) -> list[Outline]:
     """One outline per object: a rim piece and the face inside it fill to the same blob."""
     kept: list[Outline] = []
     for outline in sorted(found, key=lambda o: -o.area):
-        box = cv2.boxPoints(outline.rect).reshape(-1, 1, 2)
         if not any(cv2.pointPolygonTest(cv2.boxPoints(k.rect).reshape(-1, 1, 2),
                                         outline.rect[0], False) >= 0 for k in kept):
             kept.append(outline)
-        del box
     return kept
 
 
