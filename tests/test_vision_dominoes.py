@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -126,6 +127,15 @@ def test_calibration_limits_the_read_to_the_play_area():
     left_half = Calibration((640, 640), ((0, 0), (320, 0), (320, 640), (0, 640)))
     read = read_dominoes(frame, left_half)
     assert [d.halves for d in read.dominoes] == [(1, 2)]
+
+
+def test_a_large_frame_is_read_in_its_own_pixels():
+    frame, _ = _table([((3, 5), (320, 320), 20.0)])
+    big = cv2.resize(frame, (1920, 1920), interpolation=cv2.INTER_CUBIC)
+    (tile,) = read_dominoes(big, None).dominoes
+    assert tile_key(tile.halves) == (3, 5)
+    assert abs(tile.center[0] - 960) < 12 and abs(tile.center[1] - 960) < 12
+    assert tile.box[2] - tile.box[0] > 250  # about 3 x the 640-pixel tile's width
 
 
 def test_an_empty_table_reads_as_nothing():
