@@ -15,6 +15,8 @@ import numpy as np
 
 MIN_BLOB_AREA = 120
 GRID_STEP = 0.3  # grid spacing as a fraction of the die side: a die is always hit near its centre
+BIG_BLOB_DICE = 6  # blobs larger than this many die areas get thin parts skipped
+THIN_PART = 0.2  # ...where the blob is less than 0.4 die sides thick
 DEFAULT_SIDE = 30.0  # die side in pixels of a 640-pixel-wide view when nothing better is known
 
 
@@ -44,6 +46,7 @@ def find_candidates(mask: np.ndarray, die_side: float | None = None) -> tuple[li
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
     side = die_side or typical_die_side(stats, mask.shape[1])
     out: list[Candidate] = []
+    depth = None  # distance to the blob's edge, computed only if a big blob needs it
     step = max(2, int(round(side * GRID_STEP)))
     for i in range(1, count):
         x, y, w, h, area = stats[i]
@@ -55,11 +58,16 @@ def find_candidates(mask: np.ndarray, die_side: float | None = None) -> tuple[li
             continue
         # Grid, offset so a blob narrower than a step still gets a point at its middle.
         blob = labels[y:y + h, x:x + w] == i
+        if area > BIG_BLOB_DICE * side * side:
+            # A blob this big is a crowd of dice or a tray rim with dice against it:
+            # no die centre lies on its thin parts (the rim itself).
+            if depth is None:
+                depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+            blob &= depth[y:y + h, x:x + w] >= THIN_PART * side
         off_x, off_y = (w % step) / 2.0 + step / 2.0 - 0.5, (h % step) / 2.0 + step / 2.0 - 0.5
-        for gy in np.arange(off_y, h, step):
-            for gx in np.arange(off_x, w, step):
-                if blob[int(gy), int(gx)]:
-                    out.append(Candidate(float(x + gx), float(y + gy), side))
+        gy, gx = np.meshgrid(np.arange(off_y, h, step), np.arange(off_x, w, step), indexing="ij")
+        hit = blob[gy.astype(int), gx.astype(int)]
+        out += [Candidate(float(x + px), float(y + py), side) for py, px in zip(gy[hit], gx[hit])]
         if w < step and h < step:
             out.append(Candidate(float(centroids[i][0]), float(centroids[i][1]), side))
     return out, side

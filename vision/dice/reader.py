@@ -57,14 +57,37 @@ def classify_candidates(frame_bgr: np.ndarray, candidates: list[Candidate], netw
     return patches, face_probabilities(patches, network), np.array(angles, np.float32)
 
 
-def second_look(patch: np.ndarray, network: TinyCNN | None = None) -> np.ndarray:
-    """Class probabilities averaged over the eight turns and mirrorings of a patch.
-    A face's pips do not change under them, so disagreement between the views is
-    exactly the doubt that should lower the confidence; done only for the few patches
-    that won, it costs little."""
-    views = [np.rot90(patch, k) for k in range(4)]
-    views += [v[:, ::-1] for v in views]
-    return face_probabilities(np.ascontiguousarray(np.stack(views)), network).mean(axis=0)
+def second_looks(patches: np.ndarray, network: TinyCNN | None = None) -> np.ndarray:
+    """Class probabilities of each patch averaged over its eight turns and
+    mirrorings. A face's pips do not change under them, so disagreement between the
+    views is exactly the doubt that should lower the confidence; done only for the
+    few patches that won, in one batch, it costs little."""
+    if len(patches) == 0:
+        return face_probabilities(patches)
+    views = [np.rot90(patches, k, axes=(1, 2)) for k in range(4)]
+    views += [v[:, :, ::-1] for v in views]
+    stacked = np.ascontiguousarray(np.concatenate(views))
+    return face_probabilities(stacked, network).reshape(8, len(patches), -1).mean(axis=0)
+
+
+def one_per_die(candidates: list[Candidate], is_die: np.ndarray) -> list[tuple[int, float, float]]:
+    """Non-maximum suppression: (index of the best candidate, centre x, centre y) for
+    each die, best first."""
+    kept = []
+    taken = np.zeros(len(candidates), bool)
+    xy = np.array([(c.x, c.y) for c in candidates], np.float64).reshape(-1, 2)
+    for i in np.argsort(-is_die):
+        if taken[i] or is_die[i] < DIE_THRESHOLD:
+            continue
+        distance = np.hypot(*(xy - xy[i]).T) / candidates[i].side
+        near = (~taken) & (distance < SUPPRESS_RADIUS)
+        taken |= near
+        # The kept point sits on a grid; its close neighbours that also see a die
+        # give a better centre (not the farther ones: they may be seeing the next die).
+        close = near & (distance < CENTRE_RADIUS) & (is_die >= DIE_THRESHOLD)
+        x, y = (xy[close] * is_die[close, None]).sum(axis=0) / is_die[close].sum()
+        kept.append((int(i), float(x), float(y)))
+    return kept
 
 
 def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
@@ -80,36 +103,24 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
             die_side = calibration.die_px * SIDE_PER_CALIBRATED_FACE
     candidates, _ = find_candidates(mask, die_side)
     patches, probs, angles = classify_candidates(frame_bgr, candidates, network)
-    is_die = 1.0 - probs[:, NOT_A_DIE]
+    kept = one_per_die(candidates, 1.0 - probs[:, NOT_A_DIE])
+    # The face is the best-placed patch's call alone: averaging in off-centre
+    # neighbours was measured to blur confident reads into unreadable ones.
+    verdicts = second_looks(patches[[i for i, _, _ in kept]], network)
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
-    taken = np.zeros(len(candidates), bool)
-    xy = np.array([(c.x, c.y) for c in candidates], np.float64).reshape(-1, 2)
-    for i in np.argsort(-is_die):
-        if taken[i] or is_die[i] < DIE_THRESHOLD:
-            continue
-        side = candidates[i].side
-        distance = np.hypot(*(xy - xy[i]).T) / side
-        near = (~taken) & (distance < SUPPRESS_RADIUS)
-        taken |= near
-        # The kept point sits on a grid; its close neighbours that also see a die
-        # give a better centre (not the farther ones: they may be seeing the next die).
-        close = near & (distance < CENTRE_RADIUS) & (is_die >= DIE_THRESHOLD)
-        x, y = (xy[close] * is_die[close, None]).sum(axis=0) / is_die[close].sum()
-        box = _box(float(x), float(y), side, float(angles[i]))
-        # The face is the best-placed patch's call alone: averaging in off-centre
-        # neighbours was measured to blur confident reads into unreadable ones.
-        verdict = second_look(patches[i], network)
-        faces = verdict[1:ODD_DIE] / max(1.0 - verdict[NOT_A_DIE], 1e-6)
-        value = int(np.argmax(faces)) + 1
-        confidence = float(faces[value - 1])
-        odd = float(verdict[ODD_DIE] / max(1.0 - verdict[NOT_A_DIE], 1e-6))
-        centre = (round(float(x), 1), round(float(y), 1))
+    for (i, x, y), verdict in zip(kept, verdicts):
+        centre = (round(x, 1), round(y, 1))
         if calibration is not None and not calibration.contains(centre):
             continue
+        box = _box(x, y, candidates[i].side, float(angles[i]))
+        is_die = max(1.0 - float(verdict[NOT_A_DIE]), 1e-6)
+        faces = verdict[1:ODD_DIE] / is_die
+        value = int(np.argmax(faces)) + 1
+        confidence = float(faces[value - 1])
         if calibration is not None and not _inside(calibration, box):
             unreadable.append(Unreadable("die", centre, "die lies across the edge of the play area", box))
-        elif odd > confidence:
+        elif float(verdict[ODD_DIE]) / is_die > confidence:
             unreadable.append(Unreadable("die", centre, "die does not lie flat (cocked or stacked)", box))
         elif confidence < MIN_CONFIDENCE:
             unreadable.append(Unreadable(
