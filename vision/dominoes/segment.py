@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 MIN_SHORT_PX = 20  # a tile narrower than this cannot show its pips readably
-CHROMA_STEP = 0.05  # change in r,g,b share that is a different material, not light
+CHROMA_STEP = 0.04  # change in r,g,b share that is a different material, not light
 BRIGHTER = 1.2  # light ratio above which a pixel is something paler than the table
 DARKER = 0.42  # below this it is darker than any drop shadow we expect
 
