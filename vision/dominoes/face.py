@@ -136,16 +136,18 @@ def _line_strength(marks: np.ndarray, centre: int) -> float:
     """Row by row, the strongest mark near x = centre against the marks a few pixels
     to either side; the line must show in most rows, at a steady place, so a blob of
     glare or a pip near the middle is no divider."""
-    rows = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
+    lo, hi = centre - DIVIDER_BAND - 4, centre + DIVIDER_BAND + 4
+    strip = np.vstack([marks[int(0.2 * S):S // 2 - SPINNER_R, lo:hi],
+                       marks[S // 2 + SPINNER_R:int(0.8 * S), lo:hi]])
     # Smooth along the line first: a faint groove is one or two pixels wide.
-    smooth = cv2.blur(marks[rows], (1, 5))
-    band = smooth[:, centre - DIVIDER_BAND:centre + DIVIDER_BAND]
-    place = band.argmax(axis=1) + centre - DIVIDER_BAND
-    if np.percentile(place, 80) - np.percentile(place, 20) > 4:
+    smooth = cv2.blur(strip, (1, 5))
+    place = smooth[:, 4:-4].argmax(axis=1) + 4
+    steady = np.sort(place)
+    if steady[int(0.8 * len(steady))] - steady[int(0.2 * len(steady))] > 4:
         return 0.0
     # A line is thin: it must stand above the marks a few pixels to either side of
     # it, which a broad patch of glare does not.
-    index = np.arange(len(rows))
+    index = np.arange(len(place))
     beside = np.maximum(smooth[index, place - 4], smooth[index, place + 4])
     return float(np.median(smooth[index, place] - beside))
 
@@ -203,16 +205,17 @@ def _match(points: np.ndarray) -> tuple[int | None, float, float | None]:
         return 0, 1.0, None
     if n > MAX_PIPS:
         return None, 0.0, None
-    best, best_spacing = None, None
-    for spacing in np.linspace(0.2 * S, 0.34 * S, 8):
-        for variant in pattern_variants(n):
-            expected = variant * spacing
-            cost = np.linalg.norm(points[:, None] - expected[None], axis=-1)
-            worst = cost.min(axis=1).max()
-            covered = cost.min(axis=0).max()
-            error = max(worst, covered)
-            if best is None or error < best:
-                best, best_spacing = error, float(spacing)
+    best, best_spacing = np.inf, None
+    spacings = np.linspace(0.2 * S, 0.34 * S, 8, dtype=np.float32)
+    for variant in pattern_variants(n):
+        expected = spacings[:, None, None] * variant[None]  # spacing x pip x 2
+        gap = points[None, :, None] - expected[:, None]  # spacing x mark x pip x 2
+        cost = np.sqrt((gap * gap).sum(axis=-1))
+        # Every mark near a pip spot, and every pip spot near a mark.
+        error = np.maximum(cost.min(axis=2).max(axis=1), cost.min(axis=1).max(axis=1))
+        k = int(error.argmin())
+        if error[k] < best:
+            best, best_spacing = float(error[k]), float(spacings[k])
     tolerance = 0.12 * S
     if best > tolerance:
         return None, 0.0, None
