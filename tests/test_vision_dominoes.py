@@ -17,6 +17,7 @@ from vision.calibration import Calibration
 from vision.dominoes import read_dominoes, render
 from vision.dominoes.layout import ALL_TILES, pattern, pattern_variants, tile_key
 from vision.image_io import NotAnImage, load_bgr
+from vision.types import TableRead
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -115,7 +116,7 @@ def test_touching_tiles_are_parted_at_their_seam(offset):
 
 
 def test_face_down_tiles_are_counted_not_read():
-    frame, corners = _table([(None, (200, 200), 30.0), (None, (430, 430), 100.0),
+    frame, _ = _table([(None, (200, 200), 30.0), (None, (430, 430), 100.0),
                              ((0, 0), (430, 180), 0.0)])
     read = read_dominoes(frame, None)
     assert len(read.face_down) == 2
@@ -140,7 +141,7 @@ def test_a_large_frame_is_read_in_its_own_pixels():
 
 def test_an_empty_table_reads_as_nothing():
     frame, _ = _table([], "wood")
-    assert read_dominoes(frame, None) == type(read_dominoes(frame, None))()
+    assert read_dominoes(frame, None) == TableRead()
 
 
 @pytest.mark.parametrize("bad", [None, "frame.jpg", np.zeros((10, 10, 3), np.uint8),
