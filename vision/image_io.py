@@ -22,3 +22,13 @@ def load_bgr(path: str | Path) -> np.ndarray:
     if image is None:
         raise NotAnImage(f"{path}: not an image OpenCV can decode")
     return image
+
+
+def checked_bgr(frame: object, min_side: int = 16) -> np.ndarray:
+    """The check every reader makes first: something that is not a BGR frame must be
+    refused loudly, never read as an empty table."""
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 \
+            or frame.dtype != np.uint8 or min(frame.shape[:2]) < min_side:
+        raise NotAnImage(f"expected an HxWx3 uint8 BGR frame of at least {min_side}x{min_side}, got "
+                         f"{type(frame).__name__} {getattr(frame, 'shape', None)}")
+    return frame

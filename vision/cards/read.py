@@ -9,7 +9,7 @@ import numpy as np
 from vision.cards import fan, index
 from vision.cards.find import Region, find_card_regions
 from vision.calibration import Calibration
-from vision.cards.frame import checked_bgr
+from vision.image_io import checked_bgr
 from vision.types import Card, FaceDown, TableRead, Unreadable
 
 
@@ -68,7 +68,7 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
 def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Cards, face-down cards and unreadable cards in a BGR frame (inside the play area
     when a vision.calibration.Calibration is given)."""
-    frame_bgr = checked_bgr(frame_bgr)
+    frame_bgr = checked_bgr(frame_bgr, min_side=32)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     singles, blobs = find_card_regions(frame_bgr, area)
     cards: list[Card] = []

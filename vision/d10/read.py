@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.cards.frame import checked_bgr
+from vision.image_io import checked_bgr
 from vision.d10 import glyph
 from vision.d10.find import die_blobs
 from vision.types import D10, TableRead, Unreadable
@@ -186,7 +186,7 @@ def read_one(frame_bgr: np.ndarray, contour: np.ndarray) -> D10 | Unreadable | N
 
 def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given)."""
-    frame_bgr = checked_bgr(frame_bgr)
+    frame_bgr = checked_bgr(frame_bgr, min_side=32)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
     dice: list[D10] = []

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.dominoes import face, pairs, segment
 from vision.dominoes.layout import tile_key
-from vision.image_io import NotAnImage
+from vision.image_io import checked_bgr
 from vision.types import Domino, FaceDown, TableRead, Unreadable
 
 WORK_SIDE = 640  # larger frames are read at this size: tiles stay far above MIN_SHORT_PX
@@ -28,7 +28,7 @@ RAGGED_FILL = 0.45  # two touching tiles with their sides and shadows: tightened
 
 def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     """Every domino tile in the frame (or in calibration's play area)."""
-    frame_bgr = _checked(frame_bgr)
+    frame_bgr = checked_bgr(frame_bgr)
     scale = min(1.0, WORK_SIDE / max(frame_bgr.shape[:2]))
     work = frame_bgr if scale == 1.0 else cv2.resize(
         frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -68,14 +68,6 @@ def _short_side(corners) -> float:
 
 def _near(size: float, typical: float | None) -> bool:
     return typical is not None and abs(size / typical - 1) < 0.2
-
-
-def _checked(frame) -> np.ndarray:
-    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 \
-            or frame.dtype != np.uint8 or min(frame.shape[:2]) < 16:
-        shape = getattr(frame, "shape", None)
-        raise NotAnImage(f"expected an HxWx3 uint8 BGR frame, got {type(frame).__name__} {shape}")
-    return frame
 
 
 def _read_outline(frame, outline: segment.Outline, die_px):
