@@ -18,6 +18,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("run", help="start the table appliance (camera, buttons, display)")
     parser.add_argument("--config", default=None, help="settings file (TOML); see docs/deploy/table.toml")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk mode)")
+    parser.add_argument("--frames", type=int, default=None,
+                        help="stop after this many camera frames and print the loop's timings (a smoke test)")
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--resume", action="store_true", help="carry on with a round a crash left open")
     choice.add_argument("--void", action="store_true", help="void a round a crash left open; its bets go back")
@@ -83,23 +85,33 @@ def run(args) -> int:
                           controls=controls)
     lines = typed_lines()
     print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc or q quits.")
+    timings: dict[str, list[float]] = {"table (camera, settle, read, rules)": [], "display": []}
     try:
-        while True:
+        while args.frames is None or len(timings["display"]) < args.frames:
             presses = display.poll()
             if QUIT in presses:
                 break
             entries = display.typed()
             while not lines.empty():
                 entries.append(lines.get())
+            started = time.perf_counter()
             view, image = appliance.tick(presses=[p for p in presses if p != QUIT], typed=entries)
+            drawn = time.perf_counter()
             if display.typing:
                 view = replace(view, prompt=replace(view.prompt, message=f"Typed: {display.typing}_  (Enter to give it)"))
             display.show(view, image)
+            timings["table (camera, settle, read, rules)"].append(drawn - started)
+            timings["display"].append(time.perf_counter() - drawn)
             if image is None:
                 time.sleep(0.05)  # no camera: do not spin
     except KeyboardInterrupt:
         pass
     finally:
+        for stage, seconds in timings.items():
+            if seconds:
+                ordered = sorted(seconds)
+                print(f"{stage}: {1000 * sum(ordered) / len(ordered):.1f} ms mean, "
+                      f"{1000 * ordered[int(0.95 * (len(ordered) - 1))]:.1f} ms p95 over {len(ordered)} frames")
         recorder.close()
         display.close()
         if controls:
