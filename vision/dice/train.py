@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("photo_dir", type=Path)
     parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
     parser.add_argument("-o", "--output", type=Path, default=MODEL_PATH)
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--widths", default=",".join(map(str, WIDTHS)), help="channels of the conv stages")
     parser.add_argument("--rendered", type=int, default=RENDERED_SCENES, help="rendered scenes to add")
     args = parser.parse_args(argv)
