@@ -69,3 +69,25 @@ def test_a_die_at_rest_settles_after_three_still_frames():
     cv2.rectangle(moved, (60, 80), (75, 95), (30, 30, 200), -1)
     states = [detector.update(f).state for f in [moved, with_die, with_die, with_die, with_die]]
     assert states == ["rolling", "rolling", "rolling", "rolling", "settled"]
+
+
+def test_a_non_image_is_refused_and_changes_nothing():
+    from vision.image_io import NotAnImage
+
+    table = np.full((120, 120, 3), 200, np.uint8)
+    detector = SettleDetector(empty_table=table)
+    assert detector.update(table).state == "empty"
+    with pytest.raises(NotAnImage):
+        detector.update(np.zeros((120, 120), np.float32))
+    assert detector.update(table).still_frames == 2
+
+
+def test_only_the_play_area_counts():
+    from vision.calibration import Calibration
+
+    table = np.full((200, 200, 3), 200, np.uint8)
+    left = Calibration(frame_size=(200, 200), area=((0, 0), (99, 0), (99, 199), (0, 199)))
+    detector = SettleDetector(calibration=left, empty_table=table)
+    outside = table.copy()
+    cv2.rectangle(outside, (150, 90), (165, 105), (30, 30, 200), -1)  # a die right of the area
+    assert [detector.update(outside).state for _ in range(4)] == ["empty"] * 4

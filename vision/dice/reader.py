@@ -15,7 +15,7 @@ from vision.dice.classifier import NOT_A_DIE, ODD_DIE, face_probabilities
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import PATCH, SquareAngles, upright_patch
 from vision.dice.tinycnn import TinyCNN
-from vision.image_io import NotAnImage
+from vision.frame import check_frame
 from vision.types import Die, TableRead, Unreadable
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
@@ -23,15 +23,6 @@ MIN_CONFIDENCE = 0.75  # below this the face is reported unreadable
 SUPPRESS_RADIUS = 0.85  # in die sides: two dice cannot have centres closer than this
 CENTRE_RADIUS = 0.4  # in die sides: candidates this close to the best one refine its centre
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
-
-
-def check_frame(frame_bgr: np.ndarray) -> None:
-    """Refuse anything that is not an 8-bit colour picture big enough to hold a die."""
-    if not isinstance(frame_bgr, np.ndarray) or frame_bgr.dtype != np.uint8 or frame_bgr.ndim != 3 \
-            or frame_bgr.shape[2] != 3 or min(frame_bgr.shape[:2]) < 16:
-        shape = getattr(frame_bgr, "shape", None)
-        dtype = getattr(frame_bgr, "dtype", type(frame_bgr).__name__)
-        raise NotAnImage(f"expected an 8-bit BGR frame of at least 16x16 pixels, got {shape} {dtype}")
 
 
 def _box(x: float, y: float, side: float, angle: float) -> tuple[float, float, float, float]:
