@@ -18,10 +18,10 @@ FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
 # Floors measured with the shipped model (see docs/vision.md), less a small margin.
-REAL_VALUE_RIGHT_PCT = 96.2
+REAL_VALUE_RIGHT_PCT = 96.7
 REAL_PHANTOM_PCT = 0.8
-REAL_PERFECT_PCT = 75.0
-RENDER_VALUE_RIGHT_PCT = 92.0
+REAL_PERFECT_PCT = 76.0
+RENDER_VALUE_RIGHT_PCT = 91.5
 RENDER_PHANTOM_PCT = 7.5
 
 

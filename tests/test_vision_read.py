@@ -121,7 +121,7 @@ def test_read_table_refuses_non_images(bad):
 
 
 def test_cli_eval_with_other_weights_and_a_split(capsys):
-    weights = Path(__file__).resolve().parents[1] / "vision" / "dice" / "die_cnn.npz"
+    weights = Path(__file__).resolve().parents[1] / "vision" / "dice" / "die_cnn_2.npz"
     assert main(["eval", str(FIXTURES), "--split", "odd", "--dice-model", str(weights), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["photos"] == 12
 

@@ -27,8 +27,9 @@ def register(subparsers) -> None:
     parser.add_argument("--show", type=int, default=0, metavar="N", help="draw the N worst photos")
     parser.add_argument("--out", metavar="OUTDIR", help="where --show writes its pictures")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-    parser.add_argument("--dice-model", metavar="FILE",
-                        help="score the dice reader alone with these weights (e.g. trained on the other half)")
+    parser.add_argument("--dice-model", metavar="FILE", action="append",
+                        help="score the dice reader alone with these weights (e.g. trained on the other "
+                             "half); repeat for several networks")
     parser.set_defaults(run=run)
 
 
@@ -41,6 +42,13 @@ def _print_summary(result: dict) -> None:
               f"({s['phantom_pct']}%), unreadable {s['unreadable']} ({s['unreadable_pct']}%)")
 
 
+def _load_network(path: str) -> TinyCNN:
+    try:
+        return TinyCNN.load(path)
+    except (OSError, ValueError, zipfile.BadZipFile) as err:
+        raise TableError(f"{path}: not a dice network file ({err})") from err
+
+
 def run(args) -> int:
     directory = Path(args.directory)
     if not (directory / "labels.json").is_file():
@@ -51,11 +59,7 @@ def run(args) -> int:
     labels = json.loads((directory / "labels.json").read_text())
     reader = read_table
     if args.dice_model:
-        try:
-            network = TinyCNN.load(args.dice_model)
-        except (OSError, ValueError, zipfile.BadZipFile) as err:
-            raise TableError(f"{args.dice_model}: not a dice network file ({err})") from err
-        reader = partial(read_dice, network=network)
+        reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model))
     results = evaluate(directory, reader, split_names(list(labels), args.split))
     result = summary(results)
     if args.json:

@@ -11,7 +11,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.dice.candidates import Candidate, find_candidates
-from vision.dice.classifier import NOT_A_DIE, ODD_DIE, face_probabilities
+from vision.dice.classifier import NOT_A_DIE, ODD_DIE, face_probabilities, shipped_networks
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import PATCH, SquareAngles, upright_patch
 from vision.dice.tinycnn import TinyCNN
@@ -35,30 +35,30 @@ def _inside(calibration: Calibration, box: tuple[float, float, float, float]) ->
     return all(calibration.contains(p) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
 
 
-def classify_candidates(frame_bgr: np.ndarray, candidates: list[Candidate], network: TinyCNN | None = None
+def classify_candidates(frame_bgr: np.ndarray, candidates: list[Candidate], networks: tuple[TinyCNN, ...]
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Upright patches, class probabilities (n, CLASSES) and die angles (n,) for the
     candidates."""
     if not candidates:
         empty = np.zeros((0, PATCH, PATCH, 3), np.uint8)
-        return empty, face_probabilities(empty), np.zeros(0, np.float32)
+        return empty, face_probabilities(empty, networks), np.zeros(0, np.float32)
     field = SquareAngles(frame_bgr)
     patches, angles = zip(*(upright_patch(frame_bgr, field, (c.x, c.y), c.side) for c in candidates))
     patches = np.stack(patches)
-    return patches, face_probabilities(patches, network), np.array(angles, np.float32)
+    return patches, face_probabilities(patches, networks), np.array(angles, np.float32)
 
 
-def second_looks(patches: np.ndarray, network: TinyCNN | None = None) -> np.ndarray:
+def second_looks(patches: np.ndarray, networks: tuple[TinyCNN, ...]) -> np.ndarray:
     """Class probabilities of each patch averaged over its eight turns and
     mirrorings. A face's pips do not change under them, so disagreement between the
     views is exactly the doubt that should lower the confidence; done only for the
     few patches that won, in one batch, it costs little."""
     if len(patches) == 0:
-        return face_probabilities(patches)
+        return face_probabilities(patches, networks)
     views = [np.rot90(patches, k, axes=(1, 2)) for k in range(4)]
     views += [v[:, :, ::-1] for v in views]
     stacked = np.ascontiguousarray(np.concatenate(views))
-    return face_probabilities(stacked, network).reshape(8, len(patches), -1).mean(axis=0)
+    return face_probabilities(stacked, networks).reshape(8, len(patches), -1).mean(axis=0)
 
 
 def one_per_die(candidates: list[Candidate], is_die: np.ndarray) -> list[tuple[int, float, float]]:
@@ -82,9 +82,10 @@ def one_per_die(candidates: list[Candidate], is_die: np.ndarray) -> list[tuple[i
 
 
 def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
-              network: TinyCNN | None = None) -> TableRead:
-    """Every d6 in the frame (inside the play area when calibrated); `network`
-    replaces the shipped one (for measuring a freshly trained model)."""
+              networks: tuple[TinyCNN, ...] | None = None) -> TableRead:
+    """Every d6 in the frame (inside the play area when calibrated); `networks`
+    replace the shipped ones (for measuring freshly trained models)."""
+    networks = networks or shipped_networks()
     check_frame(frame_bgr)
     mask = foreground_mask(frame_bgr)
     die_side = None
@@ -93,11 +94,11 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         if calibration.die_px:
             die_side = calibration.die_px * SIDE_PER_CALIBRATED_FACE
     candidates, _ = find_candidates(mask, die_side)
-    patches, probs, angles = classify_candidates(frame_bgr, candidates, network)
+    patches, probs, angles = classify_candidates(frame_bgr, candidates, networks)
     kept = one_per_die(candidates, 1.0 - probs[:, NOT_A_DIE])
     # The face is the best-placed patch's call alone: averaging in off-centre
     # neighbours was measured to blur confident reads into unreadable ones.
-    verdicts = second_looks(patches[[i for i, _, _ in kept]], network)
+    verdicts = second_looks(patches[[i for i, _, _ in kept]], networks)
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
     for (i, x, y), verdict in zip(kept, verdicts):

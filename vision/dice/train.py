@@ -134,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--output", type=Path, default=MODEL_PATH)
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--widths", default=",".join(map(str, WIDTHS)), help="channels of the conv stages")
+    parser.add_argument("--seed", type=int, default=0, help="initial weights and batch order")
     parser.add_argument("--rendered", type=int, default=RENDERED_SCENES, help="rendered scenes to add")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -145,8 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(names)} photos + {args.rendered} rendered scenes, {len(y)} patches, "
           f"class counts {np.bincount(y, minlength=CLASSES).tolist()}", flush=True)
     x = network_input(patches)
-    net = train(new_network(tuple(int(w) for w in args.widths.split(","))), x, y, epochs=args.epochs, augment=_augment, lr=5e-3,
-                log=lambda line: print(line, flush=True))
+    widths = tuple(int(w) for w in args.widths.split(","))
+    net = train(new_network(widths, seed=args.seed), x, y, epochs=args.epochs, augment=_augment, lr=5e-3,
+                seed=args.seed, log=lambda line: print(line, flush=True))
     accuracy = float(np.mean(net.probabilities(x).argmax(axis=1) == y))
     net.save(args.output)
     print(f"training accuracy {accuracy:.4f}; saved {args.output}")
