@@ -17,6 +17,7 @@ import numpy as np
 
 from hardware.frames import CameraLost, Frame, FrameSource
 from hardware.recording import SessionWriter
+from table.advisor import Advice, advise
 from table.driver import Driver, Motion, Press, SettledRead, Typed, lit_leds, step
 from table.ledger import Ledger
 from table.store import BankrollStore
@@ -81,7 +82,7 @@ class Appliance:
     def __init__(self, table: Table, source: FrameSource | None, settle: Settle | None,
                  read: Callable[[np.ndarray], TableRead] | None,
                  store: BankrollStore | None = None, recorder: SessionWriter | None = None,
-                 controls: Controls | None = None) -> None:
+                 controls: Controls | None = None, advisor: bool = False) -> None:
         self.table = table
         self.source = source
         self.settle = settle
@@ -89,6 +90,8 @@ class Appliance:
         self.store = store
         self.recorder = recorder
         self.controls = controls
+        self.advisor = advisor
+        self._advice: tuple[Any, Advice] | None = None  # worked out once per decision
         for seat in table.driver.seats:
             table.history.setdefault(seat, [table.ledger.balance(seat)])
 
@@ -171,7 +174,15 @@ class Appliance:
             index, size = table.read_frame
             camera = CameraView(str(index), size, overlays_from_read(table.read), rolling=table.motion == "rolling")
         stats = Stats(table.driver.round_no, tuple(SeatHistory(s, tuple(h)) for s, h in table.history.items()))
-        return build_view(table.driver, table.ledger, camera=camera, stats=stats)
+        return build_view(table.driver, table.ledger, camera=camera, stats=stats, advice=self._advice_now())
+
+    def _advice_now(self) -> Advice | None:
+        driver = self.table.driver
+        if not self.advisor or driver.phase != "decide":
+            return None
+        if self._advice is None or self._advice[0] is not driver.state:
+            self._advice = (driver.state, advise(driver.game, driver.state))
+        return self._advice[1]
 
 
 def resume_or_void(store: BankrollStore, driver: Driver, resume: bool) -> tuple[Driver, int | None]:

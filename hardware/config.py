@@ -60,6 +60,7 @@ class DisplayConfig:
     width: int = 800
     height: int = 480
     fullscreen: bool = False
+    advisor: bool = False  # show each choice's expected value while a seat decides
 
 
 @dataclass(frozen=True)

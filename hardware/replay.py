@@ -98,12 +98,14 @@ def replay_session(
     check: bool = False,
     read: Callable[[np.ndarray], TableRead] | None = None,  # default: the session's own readers
     show: Callable[[TableView, np.ndarray | None, float], None] | None = None,
+    advisor: bool = False,
 ) -> Difference | None:
     """Feed the session to today's code; return the first difference (or None)."""
     reader = SessionReader(folder)
     read = read or session_readers(reader)
     collector = _Collector()
-    appliance = Appliance(table_for(reader), source=None, settle=None, read=read, recorder=collector)
+    appliance = Appliance(table_for(reader), source=None, settle=None, read=read, recorder=collector,
+                          advisor=advisor and show is not None)
     recorded = [(e.kind, e.data) for e in reader.events if e.kind in COMPARED]
     frame_image = None
     compared = 0

@@ -12,8 +12,9 @@ from typing import Any, Callable
 from table.driver import Driver, need_of
 from table.ledger import Ledger
 from table.rules import HOUSE, TERMINAL, engine
+from table.advisor import Advice
 from table.view import (
-    Bet, CameraView, ErrorInfo, Hand, Item, PayRow, PayTable, Prompt, Seat, SeatResult, Stats, TableView,
+    Advisor, AdvisorLine, Bet, CameraView, ErrorInfo, Hand, Item, PayRow, PayTable, Prompt, Seat, SeatResult, Stats, TableView,
 )
 
 GAME_NAMES = {
@@ -150,6 +151,7 @@ def build_view(
     camera: CameraView | None = None,
     stats: Stats | None = None,
     error: ErrorInfo | None = None,
+    advice: Advice | None = None,
 ) -> TableView:
     name = GAME_NAMES[driver.game]
     if error is not None:
@@ -176,6 +178,15 @@ def build_view(
     return TableView(
         driver.game, name, screen, driver.round_no, seats=seats, shared=shared, prompt=prompt_for(driver),
         camera=camera, results=results, paytables=DICEY21_PAYS if driver.game == "dicey21" else (),
-        stats=stats,
+        stats=stats, advisor=advisor_for(driver, advice),
     )
+
+
+def advisor_for(driver: Driver, advice: Advice | None) -> Advisor | None:
+    """The advisor's figures per chip of the table bet, shown only while a seat decides."""
+    if advice is None or driver.phase != "decide":
+        return None
+    eng = engine(driver.game)
+    lines = tuple(AdvisorLine(eng.label(action), chips / driver.bet) for action, chips in advice.values)
+    return Advisor(eng.current_actor(driver.state), lines, visible=True)
 

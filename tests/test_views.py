@@ -67,3 +67,17 @@ def test_face_down_pieces_and_the_totals_they_hide_stay_hidden_until_the_end():
         state = checked_apply(eng, state, action)
     view = build_view(_advance(Driver("changing-bank", SEATS, bet=2, round_no=1, state=state)), ledger)
     assert all(item.face_up for seat in view.seats for hand in seat.hands for item in hand.items)
+
+
+def test_the_advisor_shows_each_choice_while_a_seat_decides():
+    from table.advisor import advise
+
+    eng = engine("dicey21")
+    ledger = Ledger.open({"ann": 100, HOUSE: 0}, credit=(HOUSE,))
+    state = eng.new_round(eng.Settings(), ("ann",), ledger.as_dict(), {"ann": eng.parse_bets(eng.Settings(), "10")})
+    state = checked_apply(eng, state, eng.parse_outcome(state, "A"))
+    driver = _advance(Driver("dicey21", ("ann",), bet=10, round_no=1, state=state))
+    view = build_view(driver, ledger, advice=advise("dicey21", state))
+    assert view.advisor.seat == "ann" and view.advisor.visible
+    assert {line.action for line in view.advisor.lines} == {eng.label(a) for a in eng.legal_actions(state)}
+    assert view.advisor.lines[0].ev >= view.advisor.lines[-1].ev

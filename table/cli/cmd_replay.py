@@ -18,11 +18,12 @@ def register(subparsers) -> None:
     _display_options(replay)
     replay.add_argument("--step", action="store_true", help="wait for a button or key at every step")
     replay.add_argument("--speed", type=float, default=1.0, help="playback speed (0: as fast as possible)")
+    replay.add_argument("--advisor", action="store_true", help="show each choice's expected value")
     replay.set_defaults(run=run_replay)
     demo = subparsers.add_parser("demo", help="replay the bundled Dicey 21 session on the display")
     _display_options(demo)
     demo.add_argument("--speed", type=float, default=1.0, help="playback speed (0: as fast as possible)")
-    demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, step=False)
+    demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, step=False, advisor=True)
 
 
 def _display_options(parser) -> None:
@@ -71,7 +72,7 @@ def run_replay(args) -> int:
     else:
         show, close = live(size, fullscreen=args.fullscreen, speed=args.speed, stepping=args.step)
     try:
-        difference = replay_session(args.session, check=args.check, show=show)
+        difference = replay_session(args.session, check=args.check, show=show, advisor=args.advisor)
     except KeyboardInterrupt:
         return 130
     finally:

@@ -82,7 +82,7 @@ def run(args) -> int:
     appliance = Appliance(Table(driver, ledger, round_id=round_id),
                           ReconnectingSource(lambda: open_source(config)), SettleDetector(),
                           table_reader(kinds, calibration), store=store, recorder=recorder,
-                          controls=controls)
+                          controls=controls, advisor=config.display.advisor)
     lines = typed_lines()
     print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc or q quits.")
     timings: dict[str, list[float]] = {"table (camera, settle, read, rules)": [], "display": []}
