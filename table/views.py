@@ -133,8 +133,9 @@ def prompt_for(driver: Driver) -> Prompt:
         chosen = eng.label(actions[driver.highlight])
         following = eng.label(actions[(driver.highlight + 1) % len(actions)])
         who = eng.current_actor(driver.state)
-        return Prompt(shake=chosen, next=f"show {following} (hold: {chosen})",
-                      message=driver.message or f"{who}: {' / '.join(eng.label(a) for a in actions)}")
+        choices = " / ".join(f"[{eng.label(a)}]" if i == driver.highlight else eng.label(a) for i, a in enumerate(actions))
+        return Prompt(shake=chosen, next=f"next choice: {following}" if len(actions) > 1 else "",
+                      message=driver.message or f"{who}: {choices}")
     need = need_of(driver.game, driver.state)
     what = f"{need.count} {need.kind}" if need.kind in ("dice", "d10") else f"a {need.kind}"
     if driver.phase == "roll":
