@@ -63,6 +63,8 @@ def draw_frame(canvas: Canvas, view: TableView, areas: dict[str, pygame.Rect]) -
     title = SCREEN_TITLES[view.screen]
     if view.round_no and view.screen not in ("attract", "error"):
         title = f"ROUND {view.round_no} - {title}"
+    if view.leds:  # the lamps in words, for a table without GPIO LEDs
+        title = f"{title}  [{' '.join(led.upper() for led in view.leds)}]"
     right = pygame.Rect(name_box.right + inner.w // 40, inner.top, inner.right - name_box.right - inner.w // 40, inner.h)
     canvas.text(title, right, theme.BODY, theme.WHITE, align="right")
     canvas.text(view.prompt.message, areas["message"], theme.BODY, theme.WHITE, align="center")

@@ -15,6 +15,7 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
+from hardware.config import LED_NAMES
 from hardware.frames import CameraLost, Frame, FrameSource
 from hardware.recording import SessionWriter
 from table.advisor import Advice, advise
@@ -111,8 +112,11 @@ class Appliance:
         for event in inputs:
             self.feed(event)
         if self.controls:
-            self.controls.show({"error"} if self.table.camera_error else lit_leds(self.table.driver))
+            self.controls.show(self.lit())
         return self.view(), image
+
+    def lit(self) -> frozenset[str]:
+        return frozenset({"error"}) if self.table.camera_error else lit_leds(self.table.driver)
 
     def _from_camera(self, frame: Frame) -> list[Any]:
         status = self.settle.update(frame.image).state
@@ -165,8 +169,9 @@ class Appliance:
 
     def view(self) -> TableView:
         table = self.table
+        leds = () if self.controls else tuple(led for led in LED_NAMES if led in self.lit())
         if table.camera_error:
-            return build_view(table.driver, table.ledger, error=ErrorInfo(
+            return build_view(table.driver, table.ledger, leds=leds, error=ErrorInfo(
                 "Camera lost", "Check the camera cable and light; the round waits and nothing is lost.",
                 table.camera_error))
         camera = None
@@ -174,7 +179,8 @@ class Appliance:
             index, size = table.read_frame
             camera = CameraView(str(index), size, overlays_from_read(table.read), rolling=table.motion == "rolling")
         stats = Stats(table.driver.round_no, tuple(SeatHistory(s, tuple(h)) for s, h in table.history.items()))
-        return build_view(table.driver, table.ledger, camera=camera, stats=stats, advice=self._advice_now())
+        return build_view(table.driver, table.ledger, camera=camera, stats=stats, advice=self._advice_now(),
+                          leds=leds)
 
     def _advice_now(self) -> Advice | None:
         driver = self.table.driver

@@ -203,6 +203,7 @@ class TableView:
     advisor: Advisor | None = None
     stats: Stats | None = None
     error: ErrorInfo | None = None
+    leds: tuple[str, ...] = ()  # lit status lamps, drawn on screen where the table has no LEDs
 
     def __post_init__(self) -> None:
         if self.screen not in SCREEN_KINDS:

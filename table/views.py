@@ -153,10 +153,11 @@ def build_view(
     stats: Stats | None = None,
     error: ErrorInfo | None = None,
     advice: Advice | None = None,
+    leds: tuple[str, ...] = (),
 ) -> TableView:
     name = GAME_NAMES[driver.game]
     if error is not None:
-        return TableView(driver.game, name, "error", driver.round_no, error=error)
+        return TableView(driver.game, name, "error", driver.round_no, error=error, leds=leds)
     seats_hands, shared = LAYOUTS[driver.game](driver.state) if driver.state is not None else ({}, ())
     actor = engine(driver.game).current_actor(driver.state) if driver.state is not None else TERMINAL
     seats = tuple(
@@ -179,7 +180,7 @@ def build_view(
     return TableView(
         driver.game, name, screen, driver.round_no, seats=seats, shared=shared, prompt=prompt_for(driver),
         camera=camera, results=results, paytables=DICEY21_PAYS if driver.game == "dicey21" else (),
-        stats=stats, advisor=advisor_for(driver, advice),
+        stats=stats, advisor=advisor_for(driver, advice), leds=leds,
     )
 
 

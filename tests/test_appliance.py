@@ -79,7 +79,7 @@ def play_recorded_round(folder, store=None):
     while appliance.table.driver.phase == "decide":
         appliance.tick(presses=["confirm"])
     view, _ = appliance.tick(presses=["shake"])
-    assert view.screen == "reading"
+    assert view.screen == "reading" and view.leds == ("reading",), "no GPIO: the screen shows the lamps"
     camera.script = ["rolling"] * 3 + ["hand"]
     for _ in range(6):
         view, image = appliance.tick()
