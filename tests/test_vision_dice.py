@@ -18,11 +18,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
 # Floors measured with the shipped model (see docs/vision.md), less a small margin.
-REAL_VALUE_RIGHT_PCT = 96.7
-REAL_PHANTOM_PCT = 0.8
-REAL_PERFECT_PCT = 76.0
+REAL_VALUE_RIGHT_PCT = 97.0
+REAL_PHANTOM_PCT = 0.7
+REAL_PERFECT_PCT = 79.0
 RENDER_VALUE_RIGHT_PCT = 91.5
-RENDER_PHANTOM_PCT = 7.5
+RENDER_PHANTOM_PCT = 8.5
 
 
 def _frame(name: str) -> np.ndarray:
