@@ -30,13 +30,17 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
     # surface through gentle light gradients and stops at walls and rims.
     smooth = cv2.medianBlur(cv2.GaussianBlur(small, (3, 3), 0), 9)
     sh, sw = smooth.shape[:2]
+    # Start from the pixel of the middle third closest to its median colour: the
+    # exact centre may be a die or its shadow.
+    middle = smooth[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3].astype(np.int16)
+    surface = np.median(middle.reshape(-1, 3), axis=0).astype(np.int16)
+    off_y, off_x = np.unravel_index(np.argmin(np.abs(middle - surface).max(axis=2)), middle.shape[:2])
     region = np.zeros((sh + 2, sw + 2), np.uint8)
     step = (FLOOD_STEP,) * 3
-    cv2.floodFill(smooth, region, (sw // 2, sh // 2), 0, step, step,
+    cv2.floodFill(smooth, region, (int(sw // 3 + off_x), int(sh // 3 + off_y)), 0, step, step,
                   4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8))
     # ...but not across a long, slow drift into another surface.
-    seed = np.median(smooth[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3].reshape(-1, 3), axis=0)
-    near = np.abs(smooth.astype(np.int16) - seed.astype(np.int16)).max(axis=2) <= COLOUR_TOLERANCE
+    near = np.abs(smooth.astype(np.int16) - surface).max(axis=2) <= COLOUR_TOLERANCE
     region = region[1:-1, 1:-1] & (near.astype(np.uint8) * 255)
     region = cv2.morphologyEx(region, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
