@@ -44,7 +44,7 @@ def test_json_entry_has_the_documented_shape():
     assert entry["file"] == "x.jpg"
     assert entry["dice"] == [{"value": 6, "center": [10.0, 20.0], "box": [0.0, 5.0, 20.0, 35.0], "confidence": 0.97}]
     assert entry["unreadable"][0]["center"] == [50.0, 60.0] and entry["unreadable"][0]["reason"] == "cocked"
-    assert "dominoes" not in entry  # other kinds appear only when present
+    assert entry["dominoes"] == [] and entry["cards"] == [] and entry["d10"] == [] and entry["face_down"] == []
     json.dumps(entry)
 
 

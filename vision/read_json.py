@@ -1,6 +1,7 @@
 """The JSON shape of a read, shared by `tabletop21 read` and anything else that
-prints reads for people or other programs. Only non-empty kinds beyond dice appear,
-so the dice-only output stays exactly the documented one."""
+prints reads for people or other programs. Every kind is always present (an empty
+list when there is none), so a program reading it never has to ask whether a key
+exists."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from vision.types import TableRead
 
-_OPTIONAL_KINDS = ("d10", "dominoes", "cards", "face_down")
+_OTHER_KINDS = ("d10", "dominoes", "cards", "face_down")
 
 
 def _item(obj: Any) -> dict[str, Any]:
@@ -28,16 +29,14 @@ def _unreadable(u) -> dict[str, Any]:
 
 
 def read_to_json(file: str, read: TableRead) -> dict[str, Any]:
-    """{"file", "dice": [...], "unreadable": [...]} plus other kinds when present."""
+    """{"file", "dice", "d10", "dominoes", "cards", "face_down", "unreadable"}."""
     entry: dict[str, Any] = {
         "file": file,
         "dice": [{"value": d.value, "center": list(d.center), "box": list(d.box),
                   "confidence": d.confidence} for d in read.dice],
     }
-    for kind in _OPTIONAL_KINDS:
-        items = getattr(read, kind)
-        if items:
-            entry[kind] = [_item(x) for x in items]
+    for kind in _OTHER_KINDS:
+        entry[kind] = [_item(x) for x in getattr(read, kind)]
     entry["unreadable"] = [_unreadable(u) for u in read.unreadable]
     if read.notes:
         entry["notes"] = list(read.notes)
