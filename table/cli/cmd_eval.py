@@ -15,9 +15,9 @@ import cv2
 from table.errors import TableError
 from vision.dice import read_dice
 from vision.dice.tinycnn import TinyCNN
-from vision.evaluate import draw, evaluate, split_names, summary
+from vision.evaluate import draw, evaluate, labelled_kinds, split_names, summary
 from vision.image_io import load_bgr
-from vision.read import read_table
+from vision.read import READERS, read_table
 
 
 def register(subparsers) -> None:
@@ -57,7 +57,9 @@ def run(args) -> int:
         raise TableError("--show needs --out OUTDIR")
     cv2.setNumThreads(1)
     labels = json.loads((directory / "labels.json").read_text())
-    reader = read_table
+    # Only the readers for what the labels hold: the figures (and ms per photo) are
+    # those of the reader being scored, as on a table of that game.
+    reader = partial(read_table, readers={kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS})
     if args.dice_model:
         reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model))
     results = evaluate(directory, reader, split_names(list(labels), args.split))

@@ -4,13 +4,15 @@ entry of its own and the rest are still read; the exit code says whether any fai
 
 from __future__ import annotations
 
+import argparse
+
 import json
 import sys
 
 from table.errors import TableError
 from vision.calibration import Calibration
 from vision.image_io import NotAnImage, load_bgr
-from vision.read import read_table
+from vision.read import READERS, read_table
 from vision.read_json import error_to_json, read_to_json
 
 
@@ -18,6 +20,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("read", help="read dice (and other objects) in images")
     parser.add_argument("images", nargs="+", metavar="IMAGE")
     parser.add_argument("--calibration", metavar="FILE", help="play area saved by `tabletop21 calibrate`")
+    parser.add_argument("--kinds", default=",".join(READERS), type=_kinds,
+                        help=f"readers to run, comma-separated (default: all of {','.join(READERS)})")
     parser.add_argument("--json", action="store_true", help="print one JSON array (the default is a summary line per image)")
     parser.set_defaults(run=run)
 
@@ -30,6 +34,14 @@ def _summary(entry: dict) -> str:
     return f"{entry['file']}: {values}{extra}"
 
 
+def _kinds(text: str) -> dict[str, str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in READERS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"readers are {', '.join(READERS)}; not {', '.join(unknown) or 'nothing'}")
+    return {name: READERS[name] for name in names}
+
+
 def run(args) -> int:
     calibration = None
     if args.calibration:
@@ -40,7 +52,7 @@ def run(args) -> int:
     entries = []
     for path in args.images:
         try:
-            entries.append(read_to_json(path, read_table(load_bgr(path), calibration)))
+            entries.append(read_to_json(path, read_table(load_bgr(path), calibration, readers=args.kinds)))
         except NotAnImage as err:
             entries.append(error_to_json(path, err))
     if args.json:
