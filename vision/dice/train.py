@@ -31,7 +31,7 @@ from vision.render.fixtures import dice_scene
 
 BOX_PER_SIDE = 1.37  # labelled box size / candidate side, measured on lone dice
 POSITIVE_RADIUS = 0.15  # candidate within this many box sizes of a labelled centre
-JITTERS = 4
+JITTERS = 8
 NEGATIVES_PER_PHOTO = 40
 RENDERED_SCENES = 60
 
