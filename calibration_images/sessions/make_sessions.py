@@ -147,7 +147,7 @@ def record(game: str, folder: Path, seats, bet: int, typed, rounds: int, seed: i
     recorder = SessionWriter(folder, manifest, jpeg_quality=85)
     appliance = Appliance(Table(driver, Ledger.open(bankrolls, house_account(game))), camera,
                           SettleDetector(), table_reader(kinds), recorder=recorder)
-    tally = {"reads": 0, "rerolls": 0}
+    tally = {"reads": 0, "rerolls": 0, "misreads": 0}
     for _ in range(3):
         appliance.tick()
     finished = 0
@@ -182,6 +182,10 @@ def record(game: str, folder: Path, seats, bet: int, typed, rounds: int, seed: i
                     break
             tally["reads"] += 1
             tally["rerolls"] += appliance.table.driver.state is before
+            applied = appliance.table.driver.applied
+            if applied and outcome_text(applied[0]).split() != outcome_text(outcome).split():
+                same = sorted(outcome_text(applied[0]).split()) == sorted(outcome_text(outcome).split())
+                tally["misreads"] += not same
             if appliance.table.driver.state is before and camera.kind == "tiles":
                 raise RuntimeError(f"{game}: the tile reader missed tile {outcome.tile}: fix the reader")
     else:
