@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.frame import check_frame
+from vision.image_io import checked_bgr
 
 THUMB = 96  # thumbnail width, pixels
 MOTION_LEVEL = 18  # grey-level change that counts as a pixel moving
@@ -68,7 +68,7 @@ class SettleDetector:
     def update(self, frame_bgr: np.ndarray) -> SettleState:
         """The state after this frame; a frame that is not a picture raises
         NotAnImage and leaves the detector as it was."""
-        check_frame(frame_bgr)
+        checked_bgr(frame_bgr)
         lab, grey = self._thumb(frame_bgr)
         if self._empty is None:
             self._empty = lab

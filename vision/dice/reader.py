@@ -15,7 +15,7 @@ from vision.dice.classifier import NOT_A_DIE, ODD_DIE, face_probabilities, shipp
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import PATCH, SquareAngles, upright_patch
 from vision.dice.tinycnn import TinyCNN
-from vision.frame import check_frame
+from vision.image_io import checked_bgr
 from vision.types import Die, TableRead, Unreadable
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
@@ -86,7 +86,7 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     """Every d6 in the frame (inside the play area when calibrated); `networks`
     replace the shipped ones (for measuring freshly trained models)."""
     networks = networks or shipped_networks()
-    check_frame(frame_bgr)
+    checked_bgr(frame_bgr)
     mask = foreground_mask(frame_bgr)
     die_side = None
     if calibration is not None:
