@@ -17,6 +17,9 @@ from table.errors import TableError
 # the plain-words messages this command prints; our errors say what went wrong.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+# The readers' small matrix products gain nothing from BLAS threads, which only fight
+# the camera loop (and each other) for the Pi's cores; set before numpy is imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def build_parser() -> argparse.ArgumentParser:
