@@ -92,6 +92,7 @@ class Appliance:
         self.recorder = recorder
         self.controls = controls
         self.advisor = advisor
+        self.clock = 0.0  # the latest frame's time, for screens that take turns
         self._advice: tuple[Any, Advice] | None = None  # worked out once per decision
         for seat in table.driver.seats:
             table.history.setdefault(seat, [table.ledger.balance(seat)])
@@ -107,6 +108,7 @@ class Appliance:
             self.table.camera_error = str(err)
         else:
             self.table.camera_error = ""
+            self.clock = frame.time
             image = frame.image
             inputs += self._from_camera(frame)
         for event in inputs:
@@ -180,7 +182,7 @@ class Appliance:
             camera = CameraView(str(index), size, overlays_from_read(table.read), rolling=table.motion == "rolling")
         stats = Stats(table.driver.round_no, tuple(SeatHistory(s, tuple(h)) for s, h in table.history.items()))
         return build_view(table.driver, table.ledger, camera=camera, stats=stats, advice=self._advice_now(),
-                          leds=leds)
+                          leds=leds, clock=self.clock)
 
     def _advice_now(self) -> Advice | None:
         driver = self.table.driver

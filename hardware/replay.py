@@ -133,6 +133,7 @@ def replay_session(
                 return Difference(number, kind, recorded[index][1] if index < len(recorded) else None, today)
         compared = len(collector.logged)
         if show:
+            appliance.clock = event.t
             show(appliance.view(), frame_image, event.t)
     if len(collector.logged) != len(recorded):
         return Difference(len(reader.events), "length", f"{len(recorded)} actions and settlements",

@@ -26,6 +26,7 @@ GAME_NAMES = {
 }
 
 Layout = tuple[dict[str, tuple[Hand, ...]], tuple[Hand, ...]]  # per seat, shared
+BETWEEN_ROUNDS_SECONDS = 4.0  # how long each between-rounds screen stays up
 
 
 def _cards(cards) -> tuple[Item, ...]:
@@ -154,6 +155,7 @@ def build_view(
     error: ErrorInfo | None = None,
     advice: Advice | None = None,
     leds: tuple[str, ...] = (),
+    clock: float = 0.0,
 ) -> TableView:
     name = GAME_NAMES[driver.game]
     if error is not None:
@@ -173,13 +175,17 @@ def build_view(
     )
     screen = {"bets": "bets" if driver.round_no else "attract", "results": "results",
               "reading": "reading"}.get(driver.phase, "play")
+    paytables = DICEY21_PAYS if driver.game == "dicey21" else ()
+    if screen == "bets":  # between rounds the table also sees the pay table and the session so far
+        rotation = ["bets"] + (["paytable"] if paytables else []) + (["stats"] if stats and stats.rounds else [])
+        screen = rotation[int(clock // BETWEEN_ROUNDS_SECONDS) % len(rotation)]
     results = ()
     if driver.phase == "results":
         results = tuple(SeatResult(seat, net, "WIN" if net > 0 else "LOSE" if net < 0 else "PUSH")
                         for seat, net in driver.settlement if seat != HOUSE)
     return TableView(
         driver.game, name, screen, driver.round_no, seats=seats, shared=shared, prompt=prompt_for(driver),
-        camera=camera, results=results, paytables=DICEY21_PAYS if driver.game == "dicey21" else (),
+        camera=camera, results=results, paytables=paytables,
         stats=stats, advisor=advisor_for(driver, advice), leds=leds,
     )
 

@@ -81,3 +81,15 @@ def test_the_advisor_shows_each_choice_while_a_seat_decides():
     assert view.advisor.seat == "ann" and view.advisor.visible
     assert {line.action for line in view.advisor.lines} == {eng.label(a) for a in eng.legal_actions(state)}
     assert view.advisor.lines[0].ev >= view.advisor.lines[-1].ev
+
+
+def test_between_rounds_the_bets_pay_table_and_statistics_take_turns():
+    from table.view import SeatHistory, Stats
+
+    ledger = Ledger.open({"ann": 90, HOUSE: 10}, credit=(HOUSE,))
+    driver = Driver("dicey21", ("ann",), bet=5, round_no=1)
+    stats = Stats(1, (SeatHistory("ann", (100, 90)),))
+    screens = [build_view(driver, ledger, stats=stats, clock=t).screen for t in (0.0, 4.5, 8.5, 12.5)]
+    assert screens == ["bets", "paytable", "stats", "bets"]
+    assert build_view(Driver("domino21", ("ann", "bob"), bet=1, round_no=1), Ledger.open({"ann": 5, "bob": 5}),
+                      clock=4.5).screen == "bets", "no pay table and no rounds yet: nothing else to show"
