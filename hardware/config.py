@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import TableError
-from table.rules import GAME_MODULES
+from table.rules import GAME_MODULES, engine
 
 
 class ConfigError(TableError):
@@ -24,6 +24,7 @@ class TableConfig:
     seats: tuple[str, ...] = ("Seat 1", "Seat 2")
     chips: int = 100
     bet: int = 5
+    bets: dict[str, str] = field(default_factory=dict)  # a seat's own bet, e.g. {"Ann" = "10 3:5"}
     store: str = "~/.local/share/tabletop21/bankrolls.sqlite"
     sessions: str = "~/.local/share/tabletop21/sessions"
     calibration: str = ""
@@ -118,6 +119,14 @@ def _validated(config: ApplianceConfig) -> ApplianceConfig:
         raise ConfigError("[table] seats must be distinct names, at least one")
     if config.table.chips < 1 or config.table.bet < 1:
         raise ConfigError("[table] chips and bet must be at least 1")
+    eng = engine(config.table.game)
+    for seat, text in config.table.bets.items():
+        if seat not in config.table.seats:
+            raise ConfigError(f"[table.bets] {seat!r} is not one of the seats")
+        try:
+            eng.parse_bets(eng.Settings(), text)
+        except TableError as err:
+            raise ConfigError(f"[table.bets] {seat}: {err}") from None
     unknown_leds = set(config.gpio.leds) - set(LED_NAMES)
     if unknown_leds:
         raise ConfigError(f"[gpio.leds] unknown LED(s) {sorted(unknown_leds)}; LEDs are {', '.join(LED_NAMES)}")

@@ -58,6 +58,7 @@ class Driver:
     game: str
     seats: tuple[str, ...]
     bet: int
+    seat_bets: tuple[tuple[str, str], ...] = ()  # a seat's own bet, typed as the game's BETS_HELP says
     typed_kinds: tuple[str, ...] = ("card", "d10")  # kinds entered by hand, not read
     phase: str = "bets"
     round_no: int = 0
@@ -87,16 +88,21 @@ def need_of(game: str, state: Any) -> Need:
 
 
 def start(driver: Driver, ledger: Ledger) -> Driver:
-    """Everyone with enough chips places the table's standard bet; the round opens."""
+    """Every seat places its own bet (or the table's standard one) if its chips cover it;
+    the round opens."""
     eng = engine(driver.game)
     settings = eng.Settings()
     bets = {}
     for seat in driver.seats:
         if seat != driver.banker and ledger.balance(seat) >= driver.bet:
-            bets[seat] = eng.parse_bets(settings, str(driver.bet))
+            bets[seat] = eng.parse_bets(settings, bet_text(driver, seat))
     state = eng.new_round(settings, driver.seats, ledger.as_dict(), bets, banker=driver.banker, **dict(driver.carry))
     return _advance(replace(driver, state=state, round_no=driver.round_no + 1, seen=(), settlement=(),
                             message="", applied=()))
+
+
+def bet_text(driver: Driver, seat: str) -> str:
+    return dict(driver.seat_bets).get(seat, str(driver.bet))
 
 
 def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:

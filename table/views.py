@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from table.driver import Driver, need_of
+from table.driver import Driver, bet_text, need_of
 from table.ledger import Ledger
 from table.rules import HOUSE, TERMINAL, engine
 from table.advisor import Advice
@@ -123,6 +123,15 @@ DICEY21_PAYS = (
 )
 
 
+def bets_shown(text: str) -> tuple[Bet, ...]:
+    """'10 3:5' -> bet 10, on 3: 5 (a MATCH-style side bet is SPOT:CHIPS)."""
+    shown = []
+    for number, word in enumerate(text.split()):
+        spot, _, chips = word.partition(":")
+        shown.append(Bet(f"on {spot}", int(chips)) if chips else Bet("bet" if number == 0 else "more", int(spot)))
+    return tuple(shown)
+
+
 def prompt_for(driver: Driver) -> Prompt:
     eng = engine(driver.game)
     if driver.phase == "bets":
@@ -166,7 +175,7 @@ def build_view(
         Seat(
             name=seat,
             bankroll=ledger.balance(seat),
-            bets=(Bet("bet", driver.bet),) if driver.state is not None and seat != driver.banker and seat in seats_hands else (),
+            bets=bets_shown(bet_text(driver, seat)) if driver.state is not None and seat != driver.banker and seat in seats_hands else (),
             hands=seats_hands.get(seat, ()),
             is_turn=seat == actor,
             role="banker" if seat == driver.banker else "",

@@ -89,3 +89,14 @@ def test_dice_blackjack_needs_two_dice_and_domino_needs_tiles():
         assert driver.phase in ("roll", "reading", "decide")
         if driver.phase != "decide":
             assert need_of(game, driver.state).kind == kind
+
+
+def test_a_seat_with_its_own_match_bets_is_paid_for_them():
+    ledger = Ledger.open({"ann": 100, HOUSE: 0}, credit=(HOUSE,))
+    driver = Driver("dicey21", ("ann",), bet=10, seat_bets=(("ann", "10 3:5"),))
+    driver = feed(driver, ledger, Press(SHAKE), Typed("10h"), Press(CONFIRM))
+    while driver.phase == "decide":
+        driver = feed(driver, ledger, Press(CONFIRM))
+    driver = feed(driver, ledger, Press(SHAKE), Motion("rolling"), SettledRead(dice_read(3, 3, 2)))
+    # 10 + 8 = 18 pushes the ante; two threes pay the MATCH on 3 at 2 to 1
+    assert dict(driver.settlement) == {"ann": 10, HOUSE: -10}

@@ -8,6 +8,12 @@ def test_defaults_work_without_a_file():
     assert config.table.game == "dicey21" and config.gpio.enabled is False
 
 
+def test_seats_may_bet_their_own_way(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('[table]\nseats = ["Ann", "Ben"]\n[table.bets]\nAnn = "10 3:5"\n')
+    assert load_config(path).table.bets == {"Ann": "10 3:5"}
+
+
 def test_a_file_overrides_fields(tmp_path):
     path = tmp_path / "t.toml"
     path.write_text('[table]\ngame = "domino21"\nseats = ["a", "b", "c"]\n[gpio]\nenabled = true\nshake = 4\n'
@@ -27,6 +33,8 @@ def test_a_file_overrides_fields(tmp_path):
         ("[gpio]\ncolour = 1\n", "no setting 'colour'"),
         ("[lights]\n", "unknown section"),
         ('[input]\ncards = "psychic"\n', "typed"),
+        ('[table.bets]\n"Seat 1" = "10 3:x"\n', "Seat 1"),
+        ('[table.bets]\nNobody = "10"\n', "not one of the seats"),
     ],
 )
 def test_bad_settings_are_explained(tmp_path, text, words):

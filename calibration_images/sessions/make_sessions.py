@@ -37,7 +37,8 @@ from vision.settle import SettleDetector
 HERE = Path(__file__).resolve().parent
 SIZE = 640
 SESSIONS = {
-    "dicey21": dict(seats=("Ann", "Ben", "Cleo"), bet=5, typed=("card",), rounds=4, seed=21),
+    "dicey21": dict(seats=("Ann", "Ben", "Cleo"), bet=5, typed=("card",), rounds=4, seed=21,
+                    seat_bets={"Ann": "5 3:2", "Cleo": "5 6:1 1:1"}),
     "dice-blackjack": dict(seats=("Ann", "Ben"), bet=5, typed=(), rounds=3, seed=6),
     "blackjack-dice": dict(seats=("Ann", "Ben", "Cleo"), bet=5, typed=("d10",), rounds=3, seed=10),
     "domino21": dict(seats=("Ann", "Ben", "Cleo"), bet=1, typed=(), rounds=2, seed=28),
@@ -134,15 +135,15 @@ def outcome_text(action) -> str:
     return " ".join(str(value) for value in (dice if isinstance(dice, tuple) else (getattr(action, "value"),)))
 
 
-def record(game: str, folder: Path, seats, bet: int, typed, rounds: int, seed: int) -> dict:
+def record(game: str, folder: Path, seats, bet: int, typed, rounds: int, seed: int, seat_bets=None) -> dict:
     eng = engine(game)
     rng = random.Random(seed)
     camera = RenderedTable(np.random.default_rng(seed), "tiles" if game == "domino21" else "dice")
     bankrolls = {seat: 100 for seat in seats} | {account: 0 for account in house_account(game)}
-    driver = Driver(game, tuple(seats), bet=bet, typed_kinds=tuple(typed))
+    driver = Driver(game, tuple(seats), bet=bet, seat_bets=tuple((seat_bets or {}).items()), typed_kinds=tuple(typed))
     kinds = reader_kinds(game, tuple(typed))
     manifest = Manifest(game, tuple(seats), settings={"bet": bet, "typed_kinds": list(typed), "bankrolls": bankrolls,
-                                                      "readers": list(kinds)},
+                                                      "readers": list(kinds), "seat_bets": seat_bets or {}},
                         versions={"tabletop21": "rendered"}, created="rendered")
     recorder = SessionWriter(folder, manifest, jpeg_quality=85)
     appliance = Appliance(Table(driver, Ledger.open(bankrolls, house_account(game))), camera,

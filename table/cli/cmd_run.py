@@ -60,7 +60,7 @@ def run(args) -> int:
                               house_account(game))
     typed = tuple(kind for kind, how in (("card", config.input.cards), ("d10", config.input.d10),
                                           ("tile", config.input.dominoes)) if how == "typed")
-    driver = Driver(game, seats, bet=config.table.bet, typed_kinds=typed)
+    driver = Driver(game, seats, bet=config.table.bet, seat_bets=tuple(config.table.bets.items()), typed_kinds=typed)
     if store.unfinished() is not None and not (args.resume or args.void):
         raise TableError("a round was left open by a crash or power cut: start again with --resume to finish "
                          "it or --void to cancel it and return its bets")
