@@ -22,6 +22,8 @@ DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
 MIN_CONFIDENCE = 0.75  # below this the face is reported unreadable
 SUPPRESS_RADIUS = 0.85  # in die sides: two dice cannot have centres closer than this
 CENTRE_RADIUS = 0.4  # in die sides: candidates this close to the best one refine its centre
+NUDGE = 0.2  # in die sides: the re-centring search tries this far either way in x and y
+SAME_DIE = 0.7  # in die sides: re-centred dice closer than this are one die (touching ones are ~0.9 apart)
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
 
 
@@ -35,17 +37,64 @@ def _inside(calibration: Calibration, box: tuple[float, float, float, float]) ->
     return all(calibration.contains(p) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
 
 
-def classify_candidates(frame_bgr: np.ndarray, candidates: list[Candidate], networks: tuple[TinyCNN, ...]
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def classify_candidates(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candidate],
+                        networks: tuple[TinyCNN, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Upright patches, class probabilities (n, CLASSES) and die angles (n,) for the
     candidates."""
     if not candidates:
         empty = np.zeros((0, PATCH, PATCH, 3), np.uint8)
         return empty, face_probabilities(empty, networks), np.zeros(0, np.float32)
-    field = SquareAngles(frame_bgr)
     patches, angles = zip(*(upright_patch(frame_bgr, field, (c.x, c.y), c.side) for c in candidates))
     patches = np.stack(patches)
     return patches, face_probabilities(patches, networks), np.array(angles, np.float32)
+
+
+def face_call(probs: np.ndarray) -> tuple[int, float, float]:
+    """(most likely face, its probability given a die, probability given a die that
+    it does not lie flat) from one row of class probabilities."""
+    is_die = max(1.0 - float(probs[NOT_A_DIE]), 1e-6)
+    faces = probs[1:ODD_DIE] / is_die
+    value = int(np.argmax(faces)) + 1
+    return value, float(faces[value - 1]), float(probs[ODD_DIE]) / is_die
+
+
+def _sure(probs: np.ndarray) -> bool:
+    _, confidence, odd = face_call(probs)
+    return confidence >= MIN_CONFIDENCE and odd < confidence
+
+
+def recentred(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candidate],
+              kept: list[tuple[int, float, float]], looked: tuple[np.ndarray, np.ndarray, np.ndarray],
+              networks: tuple[TinyCNN, ...]) -> list[tuple[int, float, float, np.ndarray, float]]:
+    """(candidate index, centre x, centre y, upright patch, angle) per die. A die
+    whose first look (`looked`: the candidates' patches, probabilities, angles) was
+    unsure moves to whichever of nine nearby points the networks find more
+    die-like than its own; then dice that moved onto an earlier one are dropped.
+
+    Grid points and blob centroids of half-found dice (white on white, a shadow
+    merged in) sit up to a third of a side off the die: the patch then loses a row
+    of pips and the face is refused or misread. Moving recovers a share of them;
+    two kept points of one die meet at its centre and only the first is kept, so
+    the search adds no double reads. Sure dice are left alone, which keeps the
+    cost to the few hard ones."""
+    patches, probs, angles = looked
+    found = [(i, x, y, patches[i], float(angles[i])) for i, x, y in kept]
+    unsure = [n for n, (i, _, _) in enumerate(kept) if not _sure(probs[i])]
+    points = [(x + dx * NUDGE * candidates[i].side, y + dy * NUDGE * candidates[i].side)
+              for i, x, y in (kept[n] for n in unsure) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    if points:
+        tried = [upright_patch(frame_bgr, field, p, candidates[kept[unsure[k // 9]][0]].side)
+                 for k, p in enumerate(points)]
+        is_die = 1.0 - face_probabilities(np.stack([t[0] for t in tried]), networks)[:, NOT_A_DIE]
+        for m, n in enumerate(unsure):
+            best = 9 * m + int(np.argmax(is_die[9 * m:9 * m + 9]))
+            if is_die[best] > 1.0 - probs[kept[n][0], NOT_A_DIE]:
+                found[n] = (kept[n][0], *points[best], *tried[best])
+    out: list[tuple[int, float, float, np.ndarray, float]] = []
+    for die in found:
+        if all(np.hypot(die[1] - o[1], die[2] - o[2]) >= SAME_DIE * candidates[die[0]].side for o in out):
+            out.append(die)
+    return out
 
 
 def second_looks(patches: np.ndarray, networks: tuple[TinyCNN, ...]) -> np.ndarray:
@@ -94,25 +143,25 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         if calibration.die_px:
             die_side = calibration.die_px * SIDE_PER_CALIBRATED_FACE
     candidates, _ = find_candidates(mask, die_side)
-    patches, probs, angles = classify_candidates(frame_bgr, candidates, networks)
-    kept = one_per_die(candidates, 1.0 - probs[:, NOT_A_DIE])
+    field = SquareAngles(frame_bgr)
+    looked = classify_candidates(frame_bgr, field, candidates, networks)
+    kept = one_per_die(candidates, 1.0 - looked[1][:, NOT_A_DIE])
+    found = recentred(frame_bgr, field, candidates, kept, looked, networks)
     # The face is the best-placed patch's call alone: averaging in off-centre
     # neighbours was measured to blur confident reads into unreadable ones.
-    verdicts = second_looks(patches[[i for i, _, _ in kept]], networks)
+    verdicts = second_looks(np.stack([f[3] for f in found]) if found else
+                            np.zeros((0, PATCH, PATCH, 3), np.uint8), networks)
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
-    for (i, x, y), verdict in zip(kept, verdicts):
+    for (i, x, y, _, angle), verdict in zip(found, verdicts):
         centre = (round(x, 1), round(y, 1))
         if calibration is not None and not calibration.contains(centre):
             continue
-        box = _box(x, y, candidates[i].side, float(angles[i]))
-        is_die = max(1.0 - float(verdict[NOT_A_DIE]), 1e-6)
-        faces = verdict[1:ODD_DIE] / is_die
-        value = int(np.argmax(faces)) + 1
-        confidence = float(faces[value - 1])
+        box = _box(x, y, candidates[i].side, angle)
+        value, confidence, odd = face_call(verdict)
         if calibration is not None and not _inside(calibration, box):
             unreadable.append(Unreadable("die", centre, "die lies across the edge of the play area", box))
-        elif float(verdict[ODD_DIE]) / is_die > confidence:
+        elif odd > confidence:
             unreadable.append(Unreadable("die", centre, "die does not lie flat (cocked or stacked)", box))
         elif confidence < MIN_CONFIDENCE:
             unreadable.append(Unreadable(
