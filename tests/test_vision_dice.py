@@ -18,11 +18,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
 # Floors measured with the shipped model (see docs/vision.md), less a small margin.
-REAL_VALUE_RIGHT_PCT = 97.3
-REAL_PHANTOM_PCT = 0.7
-REAL_PERFECT_PCT = 81.0
+REAL_VALUE_RIGHT_PCT = 97.8
+REAL_PHANTOM_PCT = 0.6
+REAL_PERFECT_PCT = 83.5
 RENDER_VALUE_RIGHT_PCT = 96.0
-RENDER_PHANTOM_PCT = 8.5
+RENDER_PHANTOM_PCT = 6.0
 
 
 def _frame(name: str) -> np.ndarray:

@@ -45,11 +45,12 @@ class SquareAngles:
 
 
 def upright_patch(frame_bgr: np.ndarray, angles: SquareAngles, center: tuple[float, float],
-                  side: float) -> tuple[np.ndarray, float]:
+                  side: float, turn: float = 0.0) -> tuple[np.ndarray, float]:
     """PATCH x PATCH BGR patch around `center` rotated so the die is axis-aligned,
-    and the die's angle in degrees."""
+    and the die's angle in degrees; `turn` (degrees) is added to the measured angle,
+    for training on the angle errors the reader will make."""
     span = side * PATCH_SPAN
-    angle = angles.at(center[0], center[1], span * 1.45)
+    angle = angles.at(center[0], center[1], span * 1.45) + turn
     scale = PATCH / span
     matrix = cv2.getRotationMatrix2D(center, angle, scale)
     matrix[:, 2] += (PATCH / 2.0 - center[0], PATCH / 2.0 - center[1])

@@ -32,6 +32,7 @@ from vision.render.fixtures import dice_scene
 BOX_PER_SIDE = 1.37  # labelled box size / candidate side, measured on lone dice
 POSITIVE_RADIUS = 0.15  # candidate within this many box sizes of a labelled centre
 JITTERS = 8
+TURN_JITTER = 12.0  # degrees either way added to the measured die angle of jittered copies
 NEGATIVES_PER_PHOTO = 40
 RENDERED_SCENES = 60
 
@@ -48,8 +49,9 @@ def _label_for(x: float, y: float, dice: list[dict]) -> int | None:
 
 
 def _jittered(frame: np.ndarray, field: SquareAngles, box: list[float], rng: np.random.Generator) -> list:
-    """JITTERS patches of a labelled die, each a little off-centre and off-size, as
-    the candidate search will present it."""
+    """JITTERS patches of a labelled die, each a little off-centre, off-size and
+    off-angle, as the candidate search and the angle estimate will present it
+    (the angle noise turned held-out wrong values into right ones or refusals)."""
     x0, y0, x1, y1 = box
     size = (x1 - x0 + y1 - y0) / 2
     out = []
@@ -57,7 +59,7 @@ def _jittered(frame: np.ndarray, field: SquareAngles, box: list[float], rng: np.
         side = size / BOX_PER_SIDE * rng.uniform(0.85, 1.2)
         cx = (x0 + x1) / 2 + rng.normal(0, 0.05) * size
         cy = (y0 + y1) / 2 + rng.normal(0, 0.05) * size
-        out.append(upright_patch(frame, field, (cx, cy), side)[0])
+        out.append(upright_patch(frame, field, (cx, cy), side, rng.uniform(-TURN_JITTER, TURN_JITTER))[0])
     return out
 
 
