@@ -28,7 +28,6 @@ CARD_BACK = (28, 48, 120)
 TILE_FACE = (245, 242, 228)
 TILE_BACK = (38, 38, 44)
 D10_FACE = (210, 90, 40)
-SHADOW = (0, 0, 0, 90)
 
 # Seats in charts are told apart by colour AND marker shape (colour is never the only cue).
 SERIES_COLOURS = ((242, 196, 60), (120, 200, 255), (255, 130, 120), (200, 160, 255), (150, 240, 150), (255, 255, 255))

@@ -22,7 +22,6 @@ from table.rules.tiles import Tile
 from vision.types import TableRead
 
 SHAKE, NEXT, CONFIRM = "shake", "next", "confirm"
-PHASES = ("bets", "decide", "roll", "reading", "typed", "results")
 
 
 @dataclass(frozen=True)

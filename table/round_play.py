@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 from table.errors import IllegalAction
 from table.ledger import Ledger
-from table.rules import CHANCE, HOUSE, TERMINAL, carry_over
+from table.rules import CHANCE, TERMINAL, carry_over
 
 MAX_STEPS = 10_000  # far beyond any real round; a loop longer than this is a bug
 
@@ -83,6 +83,3 @@ def play_round(
     return RoundResult(state, settlement, ledger.post(settlement), engine.next_banker(state), steps,
                        carry_over(engine, state))
 
-
-def house_credit(bankrolls: Mapping[str, int]) -> tuple[str, ...]:
-    return (HOUSE,) if HOUSE in bankrolls else ()

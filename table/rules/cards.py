@@ -12,7 +12,6 @@ from table.errors import BadValue
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 @dataclass(frozen=True, order=True)
@@ -37,10 +36,6 @@ class Card:
         if self.rank in ("J", "Q", "K"):
             return 10
         return int(self.rank)
-
-    @property
-    def is_black(self) -> bool:
-        return self.suit in ("C", "S")
 
 
 def parse_card(text: str, *, suit_required: bool = False) -> Card:
