@@ -59,7 +59,7 @@ def reading(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float)
         title = "Dice still rolling"
     else:
         unsure = sum(overlay.unreadable for overlay in overlays)
-        title = f"Read {len(overlays) - unsure}, unsure {unsure}" if unsure else f"Read {len(overlays)} objects"
+        title = f"Read {len(overlays) - unsure}, unsure {unsure}" if unsure else f"Read {len(overlays)} object{'s' if len(overlays) != 1 else ''}"
     canvas.text(title, heading, theme.BODY, theme.GOLD)
     if view.camera is not None and view.camera.rolling:
         canvas.text("The table is read as soon as the dice stop moving.", rest.inflate(0, -rest.h // 3), theme.SMALL, theme.WHITE, wrap=True, valign="top")

@@ -132,6 +132,17 @@ def bets_shown(text: str) -> tuple[Bet, ...]:
     return tuple(shown)
 
 
+def public_label(driver: Driver, action: Any) -> str:
+    """Words for an action on the shared screen. Choosing which face-down domino to turn
+    up must not name the hidden tiles to the whole table, so it says which one by place."""
+    eng = engine(driver.game)
+    tile = getattr(action, "tile", None)
+    if driver.game == "domino21" and type(action).__name__ == "Expose" and tile is not None:
+        held = [h.tile for h in eng.current_hand(driver.state).held]
+        return f"turn up tile {held.index(tile) + 1}"
+    return eng.label(action)
+
+
 def prompt_for(driver: Driver) -> Prompt:
     eng = engine(driver.game)
     if driver.phase == "bets":
@@ -140,10 +151,11 @@ def prompt_for(driver: Driver) -> Prompt:
         return Prompt(next="next round", message="Round over")
     if driver.phase == "decide":
         actions = eng.legal_actions(driver.state)
-        chosen = eng.label(actions[driver.highlight])
-        following = eng.label(actions[(driver.highlight + 1) % len(actions)])
+        chosen = public_label(driver, actions[driver.highlight])
+        following = public_label(driver, actions[(driver.highlight + 1) % len(actions)])
         who = eng.current_actor(driver.state)
-        choices = " / ".join(f"[{eng.label(a)}]" if i == driver.highlight else eng.label(a) for i, a in enumerate(actions))
+        choices = " / ".join(f"[{public_label(driver, a)}]" if i == driver.highlight else public_label(driver, a)
+                             for i, a in enumerate(actions))
         return Prompt(shake=chosen, next=f"next choice: {following}" if len(actions) > 1 else "",
                       message=driver.message or f"{who}: {choices}")
     need = need_of(driver.game, driver.state)
@@ -204,6 +216,6 @@ def advisor_for(driver: Driver, advice: Advice | None) -> Advisor | None:
     if advice is None or driver.phase != "decide":
         return None
     eng = engine(driver.game)
-    lines = tuple(AdvisorLine(eng.label(action), chips / driver.bet) for action, chips in advice.values)
+    lines = tuple(AdvisorLine(public_label(driver, action), chips / driver.bet) for action, chips in advice.values)
     return Advisor(eng.current_actor(driver.state), lines, visible=True)
 

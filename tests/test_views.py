@@ -93,3 +93,26 @@ def test_between_rounds_the_bets_pay_table_and_statistics_take_turns():
     assert screens == ["bets", "paytable", "stats", "bets"]
     assert build_view(Driver("domino21", ("ann", "bob"), bet=1, round_no=1), Ledger.open({"ann": 5, "bob": 5}),
                       clock=4.5).screen == "bets", "no pay table and no rounds yet: nothing else to show"
+
+
+def test_choosing_a_domino_to_turn_up_does_not_name_the_hidden_tiles():
+    from hardware.replay import table_for
+    from hardware.recording import SessionReader
+    from pathlib import Path
+
+    session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "domino21"
+    reader = SessionReader(session)
+    driver, ledger = table_for(reader).driver, table_for(reader).ledger
+    from table.driver import step
+
+    for event in reader.events:
+        if event.kind != "input":
+            continue
+        driver = step(driver, event.data, ledger)
+        if driver.phase == "decide" and any(type(a).__name__ == "Expose" for a in engine("domino21").legal_actions(driver.state)):
+            break
+    else:
+        pytest.fail("the domino21 session has no exposing choice")
+    prompt = build_view(driver, ledger).prompt
+    assert "turn up tile" in prompt.shake and "[" not in prompt.shake
+    assert "-" not in prompt.message.split(":", 1)[1], "no tile like [0-3] on the shared screen"
