@@ -11,6 +11,9 @@ import pytest
 
 from vision.calibration import Calibration
 from vision.dice import read_dice
+from vision.dice.classifier import shipped_networks
+from vision.dice.patches import PATCH
+from vision.dice.reader import second_looks, verdicts
 from vision.evaluate import evaluate, summary
 from vision.image_io import NotAnImage
 
@@ -81,6 +84,18 @@ def test_reading_does_not_depend_on_the_frame_orientation():
                 assert same[0].value == d.value
                 agreed += 1
     assert agreed >= 20
+
+
+def test_only_dice_the_first_look_is_not_certain_of_get_the_eight_view_look():
+    patch = cv2.resize(_frame(sorted(LABELS)[0]), (PATCH, PATCH))
+    found = [(0, 10.0, 10.0, patch, 0.0), (1, 40.0, 10.0, patch, 0.0)]
+    certain = np.array([0.001, 0, 0, 0.99, 0.009, 0, 0, 0], np.float32)
+    doubtful = np.array([0.1, 0, 0, 0.6, 0.3, 0, 0, 0], np.float32)
+    networks = shipped_networks()
+    out = verdicts(found, np.stack([certain, doubtful]), networks)
+    assert np.array_equal(out[0], certain)
+    assert np.allclose(out[1], second_looks(patch[None], networks)[0], atol=1e-6)
+    assert not np.allclose(out[1], doubtful)
 
 
 def test_an_empty_table_reads_nothing():
