@@ -126,9 +126,8 @@ class Appliance:
         if status != self.table.motion:
             self.table.motion = status
             events.append(Motion(status))
-        driver = self.table.driver
-        wants_read = driver.phase == "reading" and (driver.moved or any(isinstance(e, Motion) and e.status in ("rolling", "hand") for e in events))
-        if status == "settled" and wants_read:
+        # Read once the table has settled after the motion the driver is waiting for.
+        if status == "settled" and self.table.driver.phase == "reading" and self.table.driver.moved:
             image = self.recorder.save_frame(frame) if self.recorder else frame.image
             read = self.read(image)
             self.table.read, self.table.read_frame = read, (frame.index, (frame.image.shape[1], frame.image.shape[0]))

@@ -11,6 +11,8 @@ from typing import Callable, Protocol
 
 import numpy as np
 
+from vision.image_io import NotAnImage, checked_bgr
+
 
 class CameraLost(RuntimeError):
     """The camera stopped delivering frames (unplugged, driver crash, end of file)."""
@@ -30,10 +32,12 @@ class FrameSource(Protocol):
 
 
 def check_frame(image: object, where: str) -> np.ndarray:
-    """Cameras occasionally hand back None or a half buffer; refuse it at the door."""
-    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
-        raise CameraLost(f"{where}: the camera returned no usable image")
-    return image
+    """Cameras occasionally hand back None or a half buffer; refuse it at the door with
+    the readers' own frame check, as a lost camera rather than a bad picture."""
+    try:
+        return checked_bgr(image, min_side=1)
+    except NotAnImage as err:
+        raise CameraLost(f"{where}: the camera returned no usable image ({err})") from None
 
 
 class ReconnectingSource:
