@@ -55,11 +55,25 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     sizes = [_short_side(c) for c, read in found if read.divider and (read.halves or
                                                                        read.face_down)]
     typical = float(np.median(sizes)) if sizes else None
-    found = [(c, read) for c, read in found if read.divider or _near(_short_side(c), typical)]
+    found = [(c, read if read.divider or _near(_short_side(c), typical) else _undivided(read))
+             for c, read in found]
     for outline in squares:
         if _near(outline.short / 2, typical):
             found.extend(_read_square(work, outline.rect))
     return _as_table_read(found, 1.0 / scale)
+
+
+def _undivided(read: face.FaceRead) -> face.FaceRead:
+    """A reading with pips in tile patterns but no divider and no company: a tile
+    whose divider is lost (worn, glare, blur) or two dice side by side. Neither can
+    be told for certain, so it is refused with the pips it seemed to show, so the
+    round can ask for a look; a blank face without a divider is a back or a bare
+    strip of table, not a tile to ask about."""
+    if read.halves is None or read.halves == (0, 0):
+        return face.NOT_A_TILE
+    a, b = read.halves
+    return face.FaceRead(None, False, f"pips {a} and {b} but no divider line: one tile "
+                                      "or two dice side by side?", 0.0, False)
 
 
 def _short_side(corners) -> float:

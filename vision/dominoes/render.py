@@ -33,7 +33,7 @@ class TileShape:
     pip_radius: float = 0.075
     corner: float = 0.13
     divider_inset: float = 0.13
-    divider_width: float = 0.035
+    divider_width: float = 0.035  # 0: no divider can be seen
 
 
 def random_shape(rng: np.random.Generator) -> TileShape:
@@ -95,7 +95,9 @@ def _draw_face(img: np.ndarray, halves: tuple[int, int], style: TileStyle, shape
     dark = body * 0.45
     top, bottom = int(shape.divider_inset * s), int((1 - shape.divider_inset) * s)
     width = max(2, int(shape.divider_width * s))
-    if style.painted_divider and style.pips:
+    if shape.divider_width <= 0:
+        pass  # worn off or lost under glare: no divider to be seen
+    elif style.painted_divider and style.pips:
         cv2.line(img, (s, top), (s, bottom), style.pips, width, cv2.LINE_AA)
     else:  # a groove: shaded on the side away from the light, caught on the other
         cv2.line(img, (s - 1, top), (s - 1, bottom), tuple(dark.tolist()), width, cv2.LINE_AA)
@@ -126,7 +128,7 @@ def _drill_pip(img, centre, radius, colour, rim) -> None:
 
 
 def table_background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
-    """Green felt, wood or a grey dice tray, with the texture each really has."""
+    """Green felt, wood, a grey dice tray or a pale cloth, with the texture each really has."""
     w, h = size
     if kind == "felt":
         base = np.array([50, 110, 30], np.float32)
@@ -146,6 +148,12 @@ def table_background(kind: str, size: tuple[int, int], rng: np.random.Generator)
         img[:, :rim] *= 0.7
         img[-rim:] *= 0.85
         img[:, -rim:] *= 0.8
+    elif kind == "cloth":  # white linen: a weave and soft folds, barely off the tiles' white
+        base = np.array([228, 232, 234], np.float32)
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        weave = 3 * np.sin(xs * 1.9) * np.sin(ys * 1.7) + rng.normal(0, 3, (h, w))
+        folds = 10 * np.sin(xs / rng.uniform(60, 120) + ys / rng.uniform(90, 200))
+        img = base + (weave + folds)[..., None]
     else:
         raise ValueError(f"unknown table background {kind!r}")
     return np.clip(img, 0, 255).astype(np.float32)
