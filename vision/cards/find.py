@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.cards.colour import low_high
 
-LEVELS = (110, 130, 150, 170, 190, 210)
+LEVELS = (70, 90, 110, 130, 150, 170, 190, 210)
 POKER, BRIDGE = 88 / 63, 88 / 57
 
 

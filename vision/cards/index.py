@@ -185,17 +185,24 @@ def pip_masks(ink: np.ndarray) -> list[np.ndarray]:
 
 
 def pip_suit(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
-    """The suit from the biggest pip, which is printed several times larger than the one in
-    the index and so much easier to tell (spade from club above all). Pips in the lower
-    half stand on their heads, so both ways up are tried."""
+    """The suit from the pips, which are printed several times larger than the symbol in
+    the index and so much easier to tell (spade from club above all). Every pip is a
+    witness: each must name the same suit, and together by a clear lead. Pips in the
+    lower half stand on their heads, so both ways up are tried."""
     masks = pip_masks(ink)
     if not masks:
         return None
-    pip = max(masks, key=lambda m: int(m.sum()))
-    allowed = ("H", "D") if is_red(card_bgr, pip) else ("S", "C")
-    scores = {k: max(label_scores(pip, allowed)[k], label_scores(pip[::-1, ::-1].copy(), allowed)[k]) for k in allowed}
-    ranked = sorted(scores, key=lambda k: -scores[k])
-    if scores[ranked[0]] < SUIT_SCORE or scores[ranked[0]] - scores[ranked[1]] < SUIT_MARGIN:
+    allowed = ("H", "D") if is_red(card_bgr, max(masks, key=lambda m: int(m.sum()))) else ("S", "C")
+    totals = dict.fromkeys(allowed, 0.0)
+    for pip in masks:
+        upright, turned = label_scores(pip, allowed), label_scores(pip[::-1, ::-1].copy(), allowed)
+        scores = {k: max(upright.get(k, 0.0), turned.get(k, 0.0)) for k in allowed}
+        if max(scores, key=scores.get) != max(totals, key=lambda k: totals[k] + scores[k]):
+            return None  # the pips do not all say the same suit
+        for k in allowed:
+            totals[k] += scores[k] / len(masks)
+    ranked = sorted(totals, key=lambda k: -totals[k])
+    if totals[ranked[0]] < SUIT_SCORE or totals[ranked[0]] - totals[ranked[1]] < SUIT_MARGIN:
         return None
     return ranked[0]
 

@@ -37,11 +37,13 @@ def _box(points: np.ndarray) -> tuple[float, float, float, float]:
     return (float(x0), float(y0), float(x1), float(y1))
 
 
-def _suit(index_suits: set[str], pip_suit: str | None) -> str | None:
-    """The big pips decide where there are any; the small index symbols may only agree."""
-    if pip_suit is not None:
-        return pip_suit if index_suits <= {pip_suit} else None
-    return next(iter(index_suits)) if len(index_suits) == 1 else None
+def _suit(index_suits: list[str | None], pip_suit: str | None, court: bool) -> str | None:
+    """The big pips decide where there are any, and the small index symbols may only agree:
+    where the pips are in doubt, the index symbols (a quarter their size) are no better.
+    Court cards have no pips, so both index symbols must be legible and alike."""
+    if not court:
+        return pip_suit if pip_suit is not None and set(index_suits) - {None} <= {pip_suit} else None
+    return index_suits[0] if index_suits[0] is not None and len(index_suits) == 2 and len(set(index_suits)) == 1 else None
 
 
 def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | Unreadable:
@@ -59,7 +61,8 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     rank, score, reason = index.decide_rank(reads, index.middle_allows(card, ink))
     if rank is None:
         return Unreadable("card", centre, reason, box)
-    suit = _suit({r.suit for r in reads if r.suit}, None if rank in ("J", "Q", "K") else index.pip_suit(card, ink))
+    court = rank in ("J", "Q", "K")
+    suit = _suit([r.suit for r in reads], None if court else index.pip_suit(card, ink), court)
     both = all(r.ranks for r in reads)
     confidence = min(1.0, score) * (1.0 if both else 0.8)
     return Card(rank, suit, centre, box, _angle(corners), round(confidence, 3))
