@@ -136,7 +136,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> tuple[str, str | None, 
     return rank, suit, score, margin, rank_height, s_margin
 
 
-def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
+def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> list[_Index]:
     x, y, w, h = cv2.boundingRect(region.contour)
     crop = frame[y : y + h, x : x + w]
     stock = np.zeros(frame.shape[:2], np.uint8)
@@ -154,6 +154,8 @@ def _candidates(frame: np.ndarray, region: Region) -> list[_Index]:
                 continue
             down = step / dist
             centre = (a.centre + b.centre) / 2 + [x, y]
+            if any(cv2.pointPolygonTest(hull, (float(centre[0]), float(centre[1])), False) >= 0 for hull in done):
+                continue
             span = 3.2 * dist
             read = _read_patch(_upright_patch(frame, centre, down, span),
                                _upright_patch(stock, centre, down, span, nearest=True))
@@ -181,10 +183,11 @@ def _card_geometry(found: _Index) -> tuple[tuple[float, float], tuple[float, flo
                                                   float(corners[:, 0].max()), float(corners[:, 1].max())), angle
 
 
-def read_fan(frame_bgr: np.ndarray, region: Region) -> tuple[list[Card], list[Unreadable]]:
-    """Cards whose index shows inside a bright region that is not one lone card."""
+def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = ()) -> tuple[list[Card], list[Unreadable]]:
+    """Cards whose index shows inside a bright region that is not one lone card, leaving
+    out indices inside the outlines `done` (cards already read on their own)."""
     groups: list[list[_Index]] = []
-    for found in sorted(_candidates(frame_bgr, region), key=lambda f: -f.score):
+    for found in sorted(_candidates(frame_bgr, region, list(done)), key=lambda f: -f.score):
         home = next((g for g in groups if np.hypot(*(g[0].centre - found.centre)) < 1.5 * found.glyph), None)
         if home is None:
             groups.append([found])

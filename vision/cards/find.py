@@ -54,7 +54,9 @@ def is_single_card(region: Region) -> bool:
 
 
 def find_card_regions(frame_bgr: np.ndarray, area_mask: np.ndarray | None) -> tuple[list[Region], list[Region]]:
-    """(lone cards, other bright blobs such as fanned hands), neither overlapping another.
+    """(lone cards, other bright blobs such as fanned hands). Lone cards do not overlap one
+    another, nor do blobs; a blob may hold lone cards, as the top card of a hand is a
+    whole rectangle at one brightness and the hand round it one blob at another.
     Outlines are searched for at half resolution (a card is still 60+ pixels long there)
     and only the ones found are traced again in full, which keeps within the time budget."""
     small = cv2.resize(frame_bgr, (frame_bgr.shape[1] // 2, frame_bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
@@ -67,9 +69,13 @@ def find_card_regions(frame_bgr: np.ndarray, area_mask: np.ndarray | None) -> tu
     blobs: list[Region] = []
     for level in LEVELS:
         for region in _regions(white, level, min_area, max_area):
-            (singles if is_single_card(region) else blobs).append(region)
+            if is_single_card(region):
+                singles.append(region)
+            elif _solidity(region) >= MIN_SOLIDITY:
+                blobs.append(region)
     singles = _suppress(sorted(singles, key=lambda r: -r.fill), [])
-    blobs = _suppress(sorted(blobs, key=lambda r: -cv2.contourArea(r.contour)), singles)
+    blobs = _suppress(sorted(blobs, key=lambda r: -cv2.contourArea(r.contour)), [])
+    blobs = [b for b in blobs if not any(_same_or_part(b, s) for s in singles)]
     return [_doubled(r, frame_bgr) for r in singles], [_doubled(r, frame_bgr) for r in blobs]
 
 
@@ -90,6 +96,32 @@ def _doubled(region: Region, frame_bgr: np.ndarray) -> Region:
     rect = cv2.minAreaRect(contour)
     fill = cv2.contourArea(cv2.convexHull(contour)) / max(1.0, rect[1][0] * rect[1][1])
     return Region(contour, rect, fill, region.level)
+
+
+HOLDS_MORE = 1.25  # a blob round a lone card must be this much bigger to hold more than that card
+
+
+MIN_SOLIDITY = 0.75  # cards, fanned or not, fill most of their hull; bright table seen through gaps does not
+
+
+def _solidity(region: Region) -> float:
+    return cv2.contourArea(region.contour) / max(1.0, _hull_area(region))
+
+
+def _hull_area(region: Region) -> float:
+    return cv2.contourArea(cv2.convexHull(region.contour))
+
+
+def holds(outer: Region, inner: Region) -> bool:
+    centre = tuple(float(v) for v in inner.rect[0])
+    return cv2.pointPolygonTest(cv2.convexHull(outer.contour), centre, False) >= 0
+
+
+def _same_or_part(blob: Region, single: Region) -> bool:
+    """The blob is that lone card traced at another brightness, or a piece of it."""
+    if holds(blob, single):
+        return _hull_area(blob) < HOLDS_MORE * _hull_area(single)
+    return holds(single, blob)
 
 
 def _suppress(ranked: list[Region], already: list[Region]) -> list[Region]:

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from vision.cards import fan, index
-from vision.cards.find import Region, find_card_regions
+from vision.cards.find import Region, find_card_regions, holds
 from vision.calibration import Calibration
 from vision.image_io import checked_bgr
 from vision.types import Card, FaceDown, TableRead, Unreadable
@@ -77,17 +77,27 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     cards: list[Card] = []
     face_down: list[FaceDown] = []
     unreadable: list[Unreadable] = []
+    in_blob = [[s for s in singles if holds(b, s)] for b in blobs]
+    read_alone: dict[int, Card | FaceDown | Unreadable] = {}
     for region in singles:
         found = read_lone_card(frame_bgr, region)
-        if isinstance(found, Unreadable):  # a neat overlapping spread can pass for one card
+        read_alone[id(region)] = found
+        if isinstance(found, Unreadable) and not any(any(s is region for s in inside) for inside in in_blob):
             spread, doubtful = fan.read_fan(frame_bgr, region)
-            if len(spread) > 1:
+            if len(spread) > 1:  # a neat overlapping spread can pass for one card
                 cards.extend(spread)
                 unreadable.extend(doubtful)
                 continue
         {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append(found)
-    for region in blobs:
-        fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region)
+    for region, inside in zip(blobs, in_blob):
+        # Lone cards read (or counted) inside a hand are its top cards: their indices are not read again.
+        done = [cv2.boxPoints(s.rect) for s in inside if not isinstance(read_alone[id(s)], Unreadable)]
+        fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region, done)
         cards.extend(fan_cards)
         unreadable.extend(fan_unreadable)
+        for s in inside:  # a top card the fan reader did read is no longer unreadable
+            found = read_alone[id(s)]
+            if isinstance(found, Unreadable) and any(cv2.pointPolygonTest(cv2.convexHull(s.contour), c.center, False) >= 0
+                                                     for c in fan_cards):
+                unreadable.remove(found)
     return TableRead(cards=tuple(cards), face_down=tuple(face_down), unreadable=tuple(unreadable))
