@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -34,27 +35,75 @@ def build(out_dir: Path) -> dict:
     for i in range(12):
         chunk = order[i * SCATTERED_PER_IMAGE:(i + 1) * SCATTERED_PER_IMAGE]
         chunk = list(dict.fromkeys(chunk))  # one set holds each tile once
-        plans.append((f"scatter_{i:02d}.jpg", SCATTER_STYLES[i % 6], BACKGROUNDS[i % 3],
-                      chunk, rng.uniform(34, 60), 2))
+        plans.append(Plan(f"scatter_{i:02d}.jpg", SCATTER_STYLES[i % 6], BACKGROUNDS[i % 3],
+                          chunk, rng.uniform(34, 60), 2))
     for i, tile in enumerate([(5, 6), (0, 0), (3, 4), (2, 6)]):
-        plans.append((f"single_{i:02d}.jpg", SCATTER_STYLES[(i * 2) % 6], BACKGROUNDS[i % 3],
-                      [tile], rng.uniform(90, 130) if i < 3 else 200.0, 0))
-    for name, style_name, background, tiles, short_px, face_down in plans:
-        image, label = _photo(rng, render.STYLES[style_name], background, tiles, short_px,
-                              face_down)
-        cv2.imwrite(str(out_dir / "images" / name), image, [cv2.IMWRITE_JPEG_QUALITY,
-                                                  int(rng.integers(70, 88))])
-        labels[name] = label
+        plans.append(Plan(f"single_{i:02d}.jpg", SCATTER_STYLES[(i * 2) % 6], BACKGROUNDS[i % 3],
+                          [tile], rng.uniform(90, 130) if i < 3 else 200.0, 0))
+    for plan in plans:
+        labels[plan.name] = _write(out_dir, plan, rng)
+    # The gap cases draw from a stream of their own, so the scenes above stay as they were.
+    gap_rng = np.random.default_rng((SEED, 1))
+    for plan in _gap_plans(gap_rng):
+        labels[plan.name] = _write(out_dir, plan, gap_rng)
     (out_dir / "labels.json").write_text(json.dumps(labels, indent=1))
     return labels
 
 
-def _photo(rng, style, background, tiles, short_px, face_down):
-    scene = render.table_background(background, SIZE, rng)
+@dataclass(frozen=True)
+class Plan:
+    """One fixture photo: which tiles, how they look, how the camera sees them."""
+
+    name: str
+    style: str
+    background: str
+    tiles: list
+    short_px: float
+    face_down: int
+    tilt: tuple[float, float] = (0.0, 20.0)  # degrees off vertical
+    divider: bool = True  # False: a worn or glare-covered divider that cannot be seen
+
+
+def _gap_plans(rng) -> list[Plan]:
+    """Scenes for the reader's known gaps (docs/vision-dominoes.md, Known limits):
+    lone tiles from small to close-up, lone tiles without a visible divider, small
+    tiles, white and ivory tiles on a white cloth, black tiles seen well off vertical."""
+    def some(n):
+        return [ALL_TILES[k] for k in rng.permutation(len(ALL_TILES))[:n]]
+    plans = [Plan(f"lone_{i:02d}.jpg", style, background, some(1), short_px, 0)
+             for i, (style, background, short_px) in enumerate(
+                 [("pink", "felt", 26.0), ("red", "wood", 75.0), ("ivory_rainbow", "tray", 140.0),
+                  ("ivory", "cloth", 190.0)])]
+    plans += [Plan(f"nodivider_{i:02d}.jpg", style, background, some(1), short_px, 0,
+                   divider=False)
+              for i, (style, background, short_px) in enumerate(
+                  [("ivory", "wood", 60.0), ("black", "felt", 110.0)])]
+    plans += [Plan(f"small_{i:02d}.jpg", style, background, some(SCATTERED_PER_IMAGE),
+                   rng.uniform(24, 32), 2)
+              for i, (style, background) in enumerate([("ivory_rainbow", "felt"), ("pink", "tray")])]
+    plans += [Plan(f"cloth_{i:02d}.jpg", style, "cloth", some(6), rng.uniform(34, 60), 2)
+              for i, style in enumerate(["white", "ivory"])]
+    plans.append(Plan("steep_00.jpg", "black", "wood", some(6), rng.uniform(40, 60), 2,
+                      tilt=(16.0, 20.0)))
+    return plans
+
+
+def _write(out_dir: Path, plan: Plan, rng) -> dict:
+    image, label = _photo(rng, plan)
+    cv2.imwrite(str(out_dir / "images" / plan.name), image,
+                [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 88))])
+    return label
+
+
+def _photo(rng, plan: Plan):
+    style, short_px = render.STYLES[plan.style], plan.short_px
+    scene = render.table_background(plan.background, SIZE, rng)
     occupied = np.zeros(SIZE[::-1], np.uint8)
     placed = []  # (halves or None, corners in the flat table, texture-half centres)
-    groups = _groups(rng, tiles, face_down)
+    groups = _groups(rng, plan.tiles, plan.face_down)
     shape = render.random_shape(rng)  # one maker per set
+    if not plan.divider:
+        shape = replace(shape, divider_width=0.0)
     shadow_depth = rng.uniform(0.35, 0.65)
     # Where the camera's foot is on the table: tiles away from it show a side.
     nadir = np.array(SIZE) / 2 + rng.uniform(-250, 250, 2)
@@ -74,7 +123,7 @@ def _photo(rng, style, background, tiles, short_px, face_down):
             cv2.fillPoly(occupied, [_grown(corners, 6)], 255)
             placed.append((halves, corners))
     for _ in range(50):
-        tilt = render.tilt_homography(SIZE, rng.uniform(0, 20), rng.uniform(0, 360))
+        tilt = render.tilt_homography(SIZE, rng.uniform(*plan.tilt), rng.uniform(0, 360))
         if all(_inside(_seen(corners, tilt)) for _, corners in placed):
             break
     else:

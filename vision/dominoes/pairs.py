@@ -56,10 +56,8 @@ def split_side_by_side(frame, corners):
     """Two tile rects from a square blob, or None when the seam cannot be told."""
     picture = _warp(frame, corners, 2 * S, 2 * S)
     marks = face.mark_strength(picture)
-    ends = np.r_[1:int(0.1 * S), 2 * S - int(0.1 * S):2 * S - 1]  # where a divider never reaches
-    middle = slice(S - 3, S + 4)
-    across = marks[middle][:, ends].mean(axis=1).max()  # a line y = S reaching the sides
-    down = marks[:, middle][ends].mean(axis=0).max()  # a line x = S reaching top and bottom
+    across = _reaching_line(marks)  # a line y = S reaching the left and right sides
+    down = _reaching_line(marks.T)  # a line x = S reaching top and bottom
     if max(across, down) < face.DIVIDER_MIN or max(across, down) < 1.5 * min(across, down):
         return None
     if down > across:  # turn the picture so the seam runs across, at y ~ S
@@ -71,6 +69,16 @@ def split_side_by_side(frame, corners):
                 _to_image(corners, 2 * S, 2 * S, seam, 0, 2 * S, 2 * S)]
     return [_to_image(corners, 2 * S, 2 * S, 0, 0, 2 * S, seam),
             _to_image(corners, 2 * S, 2 * S, 0, seam, 2 * S, 2 * S)]
+
+
+def _reaching_line(marks: np.ndarray) -> float:
+    """How clearly a line y ~ S runs out to both sides of a square picture, where a
+    divider never reaches: what it shows there against the rows a little way off
+    (a loosely fitted outline brings table and shadow into every row at the sides)."""
+    ends = np.r_[1:int(0.1 * S), 2 * S - int(0.1 * S):2 * S - 1]
+    rows = marks[:, ends].mean(axis=1)
+    off = np.r_[rows[S - 12:S - 6], rows[S + 7:S + 13]]
+    return float(rows[S - 3:S + 4].max() - np.median(off))
 
 
 def halves_of_tiles(squares):

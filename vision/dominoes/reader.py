@@ -93,8 +93,11 @@ def _read_outline(frame, outline: segment.Outline, die_px):
     aspect = outline.aspect
     if LOOSE_ASPECT[0] <= aspect <= LOOSE_ASPECT[1] and outline.fill >= LOOSE_FILL:
         return _read_tight(frame, outline.rect, outline.fill)
-    if 2 * TILE_ASPECT[0] <= aspect <= 2 * TILE_ASPECT[1]:
-        rect, fill = _tightest(frame, outline, aspect)
+    if LOOSE_ASPECT[1] < aspect <= 2 * TILE_ASPECT[1]:
+        # Two tiles end to end; short of 4:1 only when their shadows, or one lying a
+        # little askew of the other, widen the blob: then their bodies must show it.
+        rect, fill = _tightest(frame, outline, aspect) if aspect >= 2 * TILE_ASPECT[0] \
+            else segment.tighten(frame, outline.rect, aspect=2 * TILE_ASPECT[0])[:2]
         w, h = rect[1]
         if fill < MIN_FILL or not 2 * TILE_ASPECT[0] <= max(w, h) / max(min(w, h), 1e-6):
             return []
