@@ -149,7 +149,27 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
 
 
 def outlines(frame: np.ndarray, fg: np.ndarray) -> list[Outline]:
-    """Blobs of the foreground, split along edge lines that cross them from side to side."""
+    """Blobs of the foreground, split along edge lines that cross them from side to side.
+
+    Each blob is worked on in its own box: most of a frame is bare table, and edge
+    finding and labelling over all of it would cost more than the tiles do."""
+    found: list[Outline] = []
+    min_area = 2 * MIN_SHORT_PX * MIN_SHORT_PX * 0.8
+    blobs, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for blob in blobs:
+        x, y, w, h = cv2.boundingRect(blob)
+        if w * h < min_area:
+            continue
+        x0, y0 = max(0, x - 6), max(0, y - 6)
+        x1, y1 = min(fg.shape[1], x + w + 6), min(fg.shape[0], y + h + 6)
+        alone = np.zeros((y1 - y0, x1 - x0), np.uint8)  # this blob without its neighbours
+        cv2.drawContours(alone, [blob - np.array([x0, y0])], -1, 255, -1)
+        found.extend(_pieces(frame[y0:y1, x0:x1], alone, np.array([x0, y0]), min_area))
+    return _distinct(found)
+
+
+def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: float) -> list[Outline]:
+    """The parts of one blob that edge lines cut apart, as outlines in frame pixels."""
     lab = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2Lab), (5, 5), 1.0)
     # Lightness edges, plus red-green ones: a red tile on green felt is about as
     # light as the felt.
@@ -157,7 +177,6 @@ def outlines(frame: np.ndarray, fg: np.ndarray) -> list[Outline]:
     pieces = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=4)
     found = []
-    min_area = 2 * MIN_SHORT_PX * MIN_SHORT_PX * 0.8
     grow = np.ones((5, 5), np.uint8)
     for i in range(1, count):
         if stats[i, cv2.CC_STAT_AREA] < min_area:
@@ -168,14 +187,14 @@ def outlines(frame: np.ndarray, fg: np.ndarray) -> list[Outline]:
         piece = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         piece = fill_holes(cv2.dilate(piece, grow) & fg[y0:y1, x0:x1])
         contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        contour = max(contours, key=cv2.contourArea) + np.array([x0, y0])
+        contour = max(contours, key=cv2.contourArea) + np.array([x0, y0]) + offset
         area = cv2.contourArea(contour)
         if stats[i, cv2.CC_STAT_AREA] < 0.5 * area:
             continue  # a thin rim around other pieces, not an object's face
         rect = cv2.minAreaRect(contour)
         rect_area = max(rect[1][0] * rect[1][1], 1.0)
         found.append(Outline(rect, area, area / rect_area))
-    return _distinct(found)
+    return found
 
 
 def _distinct(found: list[Outline]) -> list[Outline]:
