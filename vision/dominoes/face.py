@@ -63,6 +63,8 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
     if isinstance(blobs, str):
         return FaceRead(None, False, blobs, 0.0) if divided else NOT_A_TILE
+    if not blobs and not divided:
+        return NOT_A_TILE  # no pips and no divider: never 0-0 (a back with glare, or not a tile)
     halves, fits, spacings = [], [], []
     for side in (0, 1):
         centre = np.array([S * (side + 0.5), S * 0.5], np.float32)
@@ -219,7 +221,8 @@ def _match(points: np.ndarray) -> tuple[int | None, float, float | None]:
     tolerance = 0.12 * S
     if best > tolerance:
         return None, 0.0, None
-    return n, float(1.0 - 0.5 * best / tolerance), best_spacing
+    # A lone pip sits at the centre whatever the spacing: it tells none.
+    return n, float(1.0 - 0.5 * best / tolerance), best_spacing if n > 1 else None
 
 
 def _faint_pip(marks, blobs, spacings) -> bool:
