@@ -154,6 +154,36 @@ def _line_strength(marks: np.ndarray, centre: int) -> float:
     return float(np.median(smooth[index, place] - beside))
 
 
+def top_face(tile_bgr: np.ndarray) -> tuple[float, float, float, float] | None:
+    """Where the top face lies in a canonical picture whose outline took in one of the
+    tile's visible sides (a dark tile's side is as dark as its top, so the outline
+    cannot tell them apart): the divider sits in the middle of the top face along the
+    tile and is inset equally from both long edges, so the face is the part of the
+    picture centred on it. Returns (x0, y0, x1, y1) in picture pixels, or None when
+    no divider is seen or the picture is centred on it already."""
+    marks = max((mark_strength(tile_bgr), _line_marks(tile_bgr)), key=_divider_strength)
+    if _divider_strength(marks) < DIVIDER_MIN:
+        return None
+    lo = S - DIVIDER_BAND - 4
+    smooth = cv2.blur(marks[:, lo:S + DIVIDER_BAND + 4], (1, 5))
+    middle = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
+    place = int(np.median(smooth[middle, 4:-4].argmax(axis=1))) + 4
+    line = smooth[:, place - 1:place + 2].max(axis=1) - np.maximum(smooth[:, place - 4],
+                                                                    smooth[:, place + 4])
+    present = line > 0.5 * np.median(line[middle])
+    top = bottom = S // 2
+    while top > 0 and present[top - 1]:
+        top -= 1
+    while bottom < S - 1 and present[bottom + 1]:
+        bottom += 1
+    shift, across = lo + place - S, (top + bottom) / 2
+    if abs(shift) < 1.5 and abs(across - S / 2) < 1.5 or abs(shift) > 0.2 * S:
+        return None
+    half = min(across, S - across)
+    x0, x1 = (2.0 * shift, 2.0 * S) if shift > 0 else (0.0, 2.0 * S + 2 * shift)
+    return x0, across - half, x1, across + half
+
+
 def _blobs(marks, zone, threshold):
     """Centres of pip-like marks, or a reason why the marks are not clean pips."""
     binary = ((marks > threshold) & zone).astype(np.uint8)

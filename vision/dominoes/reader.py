@@ -24,6 +24,7 @@ MIN_FILL = 0.84
 LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cling on
 LOOSE_FILL = 0.7
 RAGGED_FILL = 0.45  # two touching tiles with their sides and shadows: tightened first
+_CANONICAL = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
 
 
 def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
@@ -145,10 +146,28 @@ def _read_tight(frame, rect, fill):
                 or min(w, h) < segment.MIN_SHORT_PX:
             continue
         reading = _read_quad(frame, _long_side_first(corners.astype(np.float32)))
+        if reading[1].halves is None and not reading[1].face_down and reading[1].divider:
+            reading = _read_top_face(frame, reading)
         if reading[1].halves is not None or reading[1].face_down:
             return [reading]
         first = first or reading
     return [first] if first else []
+
+
+def _read_top_face(frame, reading):
+    """A second look at a tile whose pips fell off their pattern, in the part of its
+    outline centred on its divider (the outline may have taken in a visible side).
+    The first reading stands unless this one is read in full."""
+    corners, _ = reading
+    m = cv2.getPerspectiveTransform(corners, _CANONICAL)
+    box = face.top_face(cv2.warpPerspective(frame, m, (2 * face.S, face.S), flags=cv2.INTER_AREA,
+                                            borderMode=cv2.BORDER_REPLICATE))
+    if box is None:
+        return reading
+    x0, y0, x1, y1 = box
+    inner = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32)
+    second = _read_quad(frame, cv2.perspectiveTransform(inner, np.linalg.inv(m))[0])
+    return second if second[1].halves is not None else reading
 
 
 def _corners(rect) -> np.ndarray:
@@ -156,8 +175,7 @@ def _corners(rect) -> np.ndarray:
 
 
 def _read_quad(frame, corners):
-    target = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
-    m = cv2.getPerspectiveTransform(corners, target)
+    m = cv2.getPerspectiveTransform(corners, _CANONICAL)
     tile = cv2.warpPerspective(frame, m, (2 * face.S, face.S), flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
     return corners, face.read_face(tile)
