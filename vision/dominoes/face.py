@@ -22,7 +22,9 @@ DIVIDER_BAND = int(0.1 * S)
 SPINNER_R = int(0.13 * S)
 FLOOR = 14.0  # weakest mark (colour distance, Lab units) that can be a pip
 DIVIDER_MIN = 5.0  # weakest divider: how far a line stands above its sides, in most rows
+SEAM_REACH = 0.6  # a middle line this strong at the edges (of its middle strength) is a seam
 _LAB_UNITS = np.array([100 / 255, 1.3, 1.3], np.float32)  # 8-bit Lab to Lab, chroma weighted
+_MIDDLE_ROWS = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))
 _LINE_KERNEL = np.ones((1, 9), np.uint8)  # across a vertical line only
 
@@ -34,6 +36,7 @@ class FaceRead:
     reason: str  # why it was refused; "" when read
     confidence: float
     divider: bool = True  # False: pips read, but no divider line was seen
+    seam: bool = False  # the middle line runs out to both edges, as between two dice
 
 
 # Clear marks, no divider, no pip patterns: two dice side by side look just like
@@ -58,7 +61,8 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead(None, True, "", 0.9)
     threshold = max(FLOOR, 0.35 * strongest)
     blobs = _blobs(marks, zone, threshold)
-    divided = divider >= DIVIDER_MIN
+    seam = divider >= DIVIDER_MIN and _reaches_the_edges(tile_bgr)
+    divided = divider >= DIVIDER_MIN and not seam
     if not divided and strongest < 2.5 * FLOOR:
         return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
     if isinstance(blobs, str):
@@ -81,7 +85,7 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead(None, False, "a faint mark where a pip may be (worn pip or glare)", 0.0)
     contrast = min(1.0, strongest / (3 * FLOOR))
     confidence = min(fits) * contrast * (1.0 if divided else 0.7)
-    return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided)
+    return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided, seam)
 
 
 def mark_strength(tile_bgr: np.ndarray) -> np.ndarray:
@@ -161,27 +165,48 @@ def top_face(tile_bgr: np.ndarray) -> tuple[float, float, float, float] | None:
     tile and is inset equally from both long edges, so the face is the part of the
     picture centred on it. Returns (x0, y0, x1, y1) in picture pixels, or None when
     no divider is seen or the picture is centred on it already."""
-    marks = max((mark_strength(tile_bgr), _line_marks(tile_bgr)), key=_divider_strength)
+    marks = _divider_marks(tile_bgr)
     if _divider_strength(marks) < DIVIDER_MIN:
         return None
-    lo = S - DIVIDER_BAND - 4
-    smooth = cv2.blur(marks[:, lo:S + DIVIDER_BAND + 4], (1, 5))
-    middle = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
-    place = int(np.median(smooth[middle, 4:-4].argmax(axis=1))) + 4
-    line = smooth[:, place - 1:place + 2].max(axis=1) - np.maximum(smooth[:, place - 4],
-                                                                    smooth[:, place + 4])
-    present = line > 0.5 * np.median(line[middle])
+    x, line = _line_rows(cv2.blur(marks, (1, 5)))  # smoothed along it: a dashed line is whole
+    present = line > 0.5 * np.median(line[_MIDDLE_ROWS])
     top = bottom = S // 2
     while top > 0 and present[top - 1]:
         top -= 1
     while bottom < S - 1 and present[bottom + 1]:
         bottom += 1
-    shift, across = lo + place - S, (top + bottom) / 2
+    shift = x - S
+    # A line running off the picture says nothing of where the face ends that side.
+    across = S / 2 if top == 0 or bottom == S - 1 else (top + bottom) / 2
     if abs(shift) < 1.5 and abs(across - S / 2) < 1.5 or abs(shift) > 0.2 * S:
         return None
     half = min(across, S - across)
     x0, x1 = (2.0 * shift, 2.0 * S) if shift > 0 else (0.0, 2.0 * S + 2 * shift)
     return x0, across - half, x1, across + half
+
+
+def _divider_marks(tile_bgr: np.ndarray) -> np.ndarray:
+    return max((mark_strength(tile_bgr), _line_marks(tile_bgr)), key=_divider_strength)
+
+
+def _line_rows(marks: np.ndarray) -> tuple[int, np.ndarray]:
+    """The column of the line near the middle, and row by row how far it stands
+    above the marks a few pixels to either side."""
+    lo = S - DIVIDER_BAND - 4
+    band = marks[:, lo:S + DIVIDER_BAND + 4]
+    place = int(np.median(band[_MIDDLE_ROWS, 4:-4].argmax(axis=1))) + 4
+    line = band[:, place - 1:place + 2].max(axis=1) - np.maximum(band[:, place - 4], band[:, place + 4])
+    return lo + place, line
+
+
+def _reaches_the_edges(tile_bgr: np.ndarray) -> bool:
+    """Whether the middle line runs out to both long edges as strongly as it shows in
+    the middle: the seam between two dice side by side does, a tile's divider stops
+    short of its edges."""
+    _, line = _line_rows(_divider_marks(tile_bgr))
+    middle = float(np.median(line[_MIDDLE_ROWS]))
+    edges = float(np.median(line[np.r_[0:3, S - 3:S]]))
+    return middle > 0 and edges >= SEAM_REACH * middle
 
 
 def _blobs(marks, zone, threshold):

@@ -66,11 +66,11 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
 
 def _undivided(read: face.FaceRead) -> face.FaceRead:
     """A reading with pips in tile patterns but no divider and no company: a tile
-    whose divider is lost (worn, glare, blur) or two dice side by side. Neither can
-    be told for certain, so it is refused with the pips it seemed to show, so the
-    round can ask for a look; a blank face without a divider is a back or a bare
-    strip of table, not a tile to ask about."""
-    if read.halves is None or read.halves == (0, 0):
+    whose divider is lost (worn, glare, blur) or two dice side by side. It cannot be
+    told which, so it is refused with the pips it seemed to show. Not reported at
+    all: a middle line running out to both edges (the seam between two dice; a
+    divider stops short), and a blank face without a divider (a back, or table)."""
+    if read.halves is None or read.halves == (0, 0) or read.seam:
         return face.NOT_A_TILE
     a, b = read.halves
     return face.FaceRead(None, False, f"pips {a} and {b} but no divider line: one tile "
@@ -157,7 +157,7 @@ def _read_tight(frame, rect, fill):
 def _read_top_face(frame, reading):
     """A second look at a tile whose pips fell off their pattern, in the part of its
     outline centred on its divider (the outline may have taken in a visible side).
-    The first reading stands unless this one is read in full."""
+    The first reading stands unless this one is read in full, divider and all."""
     corners, _ = reading
     m = cv2.getPerspectiveTransform(corners, _CANONICAL)
     box = face.top_face(cv2.warpPerspective(frame, m, (2 * face.S, face.S), flags=cv2.INTER_AREA,
@@ -167,7 +167,7 @@ def _read_top_face(frame, reading):
     x0, y0, x1, y1 = box
     inner = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32)
     second = _read_quad(frame, cv2.perspectiveTransform(inner, np.linalg.inv(m))[0])
-    return second if second[1].halves is not None else reading
+    return second if second[1].halves is not None and second[1].divider else reading
 
 
 def _corners(rect) -> np.ndarray:
