@@ -37,6 +37,7 @@ class FaceRead:
     confidence: float
     divider: bool = True  # False: pips read, but no divider line was seen
     seam: bool = False  # the middle line runs out to both edges, as between two dice
+    marks: int = -1  # clean pips seen (-1: unknown, or marks that are no clean pips)
 
 
 # Clear marks, no divider, no pip patterns: two dice side by side look just like
@@ -77,7 +78,8 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         if value is None:
             if not divided:
                 return NOT_A_TILE
-            return FaceRead(None, False, f"{len(mine)} marks on one half in no pip pattern", 0.0)
+            return FaceRead(None, False, f"{len(mine)} marks on one half in no pip pattern", 0.0,
+                            marks=len(blobs))
         halves.append(value)
         fits.append(fit)
         spacings.append(spacing)
@@ -85,7 +87,8 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead(None, False, "a faint mark where a pip may be (worn pip or glare)", 0.0)
     contrast = min(1.0, strongest / (3 * FLOOR))
     confidence = min(fits) * contrast * (1.0 if divided else 0.7)
-    return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided, seam)
+    return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided, seam,
+                    len(blobs))
 
 
 def mark_strength(tile_bgr: np.ndarray) -> np.ndarray:

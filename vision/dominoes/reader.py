@@ -167,7 +167,12 @@ def _read_top_face(frame, reading):
     x0, y0, x1, y1 = box
     inner = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32)
     second = _read_quad(frame, cv2.perspectiveTransform(inner, np.linalg.inv(m))[0])
-    return second if second[1].halves is not None and second[1].divider else reading
+    # Only a refusal for clean pips off their pattern gets it, and every pip seen at
+    # first must be read again (more may show once a corner is no longer cut off):
+    # cutting a pip away would be a misread.
+    read = second[1]
+    return second if read.halves is not None and read.divider and \
+        0 <= reading[1].marks <= sum(read.halves) else reading
 
 
 def _corners(rect) -> np.ndarray:
