@@ -18,15 +18,20 @@ from vision.cards import index
 from vision.cards.colour import low_high
 from vision.cards.find import Region
 from vision.cards.glyphs import best_match, label_scores
+from vision.cards.rank_net import rank_crop, rank_probabilities
 from vision.types import Card, Unreadable
 
 PATCH = 96  # an index is read from a PATCH x PATCH upright cut-out
 FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06
 FAN_NO_SUIT_SCORE = 0.85  # a rank whose suit symbol is not legible must match this well
+FAN_NET_SURE = 0.97  # the network alone reads a fan card, its suit symbol legible, at this probability
+FAN_NET_NO_SUIT = 0.995  # or at this without a legible suit symbol
 FAN_SUIT_MARGIN = 0.1  # lead of the suit over the other of its colour before it is reported
 RANK_OVER_SUIT = 1.15  # least height of the rank over that of the suit symbol under it
 PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
+TWIN_ANGLE = 50.0  # two reads of one card's two indices face opposite ways within this many degrees
+TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated extent
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
@@ -95,11 +100,23 @@ def _crowded_row(stats: np.ndarray, rank_parts: list[int]) -> bool:
     return False
 
 
-def _read_patch(patch: np.ndarray, stock: np.ndarray) -> tuple[str, str | None, float, float, float, float] | None:
-    """(rank, suit or None, score, margin, rank height in patch pixels, suit margin) of a
-    rank over a suit symbol in the middle of an upright patch, or None when the thing
-    under the glyph is not a suit symbol at all. Only ink on the card stock (`stock`,
-    1 on the cards) counts: dark table beside a card would swallow glyphs near its edge."""
+@dataclass(frozen=True)
+class PatchRead:
+    """A rank over a suit symbol found in the middle of an upright patch."""
+
+    rank: str  # the templates' favourite
+    score: float
+    margin: float
+    suit: str | None
+    suit_margin: float
+    height: float  # rank glyph height in patch pixels
+    crop: np.ndarray  # the rank glyph for the network (rank_net.rank_crop)
+
+
+def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
+    """The index in the middle of an upright patch, or None when the thing under the glyph
+    is not a suit symbol at all. Only ink on the card stock (`stock`, 1 on the cards)
+    counts: dark table beside a card would swallow glyphs near its edge."""
     ink = index.ink_mask(patch, reach=PATCH // 6) & stock  # only the stock right round the index
     if not _on_plain_stock(patch, ink):
         return None  # an index is printed on plain white, not on a patterned back or picture
@@ -130,13 +147,16 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> tuple[str, str | None, 
     colour = index.ink_colour(patch, rank_mask)
     if colour is None or index.ink_colour(patch, suit_mask) != colour:
         return None  # an index is printed in one colour, red or black
+    crop = rank_crop(patch, rank_mask)
+    if crop is None:
+        return None
     suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if colour == "red" else ("S", "C"))
-    if s_score < index.SUIT_SCORE:
-        suit = None
-    return rank, suit, score, margin, rank_height, s_margin
+    return PatchRead(rank, score, margin, suit if s_score >= index.SUIT_SCORE else None, s_margin, rank_height, crop)
 
 
-def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> list[_Index]:
+def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, float, PatchRead]]:
+    """(centre, down, span, read) for every pair of glyph-sized blobs in the region that
+    looks like a rank over a suit, leaving out centres inside the outlines `done`."""
     x, y, w, h = cv2.boundingRect(region.contour)
     crop = frame[y : y + h, x : x + w]
     stock = np.zeros(frame.shape[:2], np.uint8)
@@ -145,7 +165,7 @@ def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> li
     ink = index.ink_mask(crop) & stock[y : y + h, x : x + w]
     card_h = min(region.rect[1])
     blobs = _blobs(ink, 0.03 * card_h, 0.12 * card_h)
-    found: list[_Index] = []
+    found = []
     for a in blobs:
         for b in blobs:
             step = b.centre - a.centre
@@ -159,13 +179,33 @@ def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> li
             span = 3.2 * dist
             read = _read_patch(_upright_patch(frame, centre, down, span),
                                _upright_patch(stock, centre, down, span, nearest=True))
-            if read is None or read[2] < FAN_RANK_SCORE or read[3] < FAN_RANK_MARGIN:
-                continue
-            rank, suit, score, _, height, suit_margin = read
-            if (suit and suit_margin >= index.SUIT_MARGIN) or score >= FAN_NO_SUIT_SCORE:
-                # The small index symbol is named only when spade/club (heart/diamond) is plain.
-                found.append(_Index(rank, suit if suit_margin >= FAN_SUIT_MARGIN else None, score,
-                                    centre, down, height * span / PATCH))
+            if read is not None:
+                found.append((centre, down, span, read))
+    return found
+
+
+def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> list[_Index]:
+    """Indices read by the templates or the network, and not doubted by the other."""
+    reads = index_reads(frame, region, done)
+    probs = rank_probabilities([read.crop for _, _, _, read in reads])
+    found: list[_Index] = []
+    for (centre, down, span, read), p in zip(reads, probs):
+        top = int(np.argmax(p))
+        net_rank = index.RANKS[top] if top < len(index.RANKS) else None
+        legible_suit = read.suit is not None and read.suit_margin >= index.SUIT_MARGIN
+        by_templates = (read.score >= FAN_RANK_SCORE and read.margin >= FAN_RANK_MARGIN
+                        and (legible_suit or read.score >= FAN_NO_SUIT_SCORE))
+        if by_templates:
+            if net_rank != read.rank and p[top] >= index.NET_DOUBT:
+                continue  # the network leans to another rank
+            rank, score = read.rank, read.score
+        elif net_rank is not None and p[top] >= FAN_NET_SURE and (legible_suit or p[top] >= FAN_NET_NO_SUIT):
+            rank, score = net_rank, float(p[top])
+        else:
+            continue
+        # The small index symbol is named only when spade/club (heart/diamond) is plain.
+        found.append(_Index(rank, read.suit if read.suit_margin >= FAN_SUIT_MARGIN else None, score,
+                            centre, down, read.height * span / PATCH))
     return found
 
 
@@ -207,17 +247,26 @@ def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = ())
 
 
 def _merge_both_ends(cards: list[Card]) -> list[Card]:
-    """The top card of a hand shows both indices; two reads of one card face opposite ways."""
-    kept: list[Card] = []
-    for card in cards:
-        twin = next((k for k in kept if k.rank == card.rank and (k.suit == card.suit or None in (k.suit, card.suit))
-                     and abs((k.angle - card.angle) % 360 - 180) < 30), None)
-        if twin is None:
-            kept.append(card)
+    """The top card of a hand shows both indices; two reads of one card face opposite ways
+    and put the card's centre in about the same place. ("Opposite" is loose: a "10" may
+    be taken upright along the line from its "0" to the suit symbol, a little askew.)
+    The pairs that fit best are merged first, so a neighbour of the same rank is not
+    taken for the top card's other end."""
+    pairs = []
+    for i, a in enumerate(cards):
+        for j, b in enumerate(cards[:i]):
+            askew = abs((a.angle - b.angle) % 360 - 180) / TWIN_ANGLE
+            apart = np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) / (
+                TWIN_NEAR * max(a.box[2] - a.box[0], a.box[3] - a.box[1]))
+            if a.rank == b.rank and (a.suit == b.suit or None in (a.suit, b.suit)) and askew < 1 and apart < 1:
+                pairs.append((askew + apart, j, i))
+    merged, used = [], set()
+    for _, j, i in sorted(pairs):
+        if i in used or j in used:
             continue
-        kept.remove(twin)
-        centre = ((twin.center[0] + card.center[0]) / 2, (twin.center[1] + card.center[1]) / 2)
-        box = (min(twin.box[0], card.box[0]), min(twin.box[1], card.box[1]),
-               max(twin.box[2], card.box[2]), max(twin.box[3], card.box[3]))
-        kept.append(Card(card.rank, card.suit or twin.suit, centre, box, twin.angle, max(twin.confidence, card.confidence)))
-    return kept
+        used |= {i, j}
+        a, b = cards[j], cards[i]
+        centre = ((a.center[0] + b.center[0]) / 2, (a.center[1] + b.center[1]) / 2)
+        box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+        merged.append(Card(a.rank, a.suit or b.suit, centre, box, a.angle, max(a.confidence, b.confidence)))
+    return [c for k, c in enumerate(cards) if k not in used] + merged

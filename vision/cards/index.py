@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.cards.colour import low_high
 from vision.cards.glyphs import best_match, label_scores
+from vision.cards.rank_net import rank_crop, rank_probabilities
 
 W, H = 200, 280  # the upright card every lone card is warped to
 EDGE = 5  # pixels at the rim of a cut-out card that are never ink
@@ -23,6 +24,8 @@ RANK_SCORE, RANK_MARGIN = 0.7, 0.04
 INDEX_SLACK = 0.03  # how far below the index's favourite the rank the middle shows may score
 SUIT_SCORE, SUIT_MARGIN = 0.6, 0.04
 SUITS = ("S", "C", "H", "D")
+NET_SURE = 0.9  # the network alone reads a lone card (the middle agreeing) at this probability
+NET_DOUBT = 0.5  # and vetoes a template read when this sure of another rank
 PIP_LIKE = 0.75  # every blob counted as a pip must match some suit symbol this well
 
 
@@ -33,6 +36,7 @@ class IndexRead:
     ranks: dict[str, float]
     suit: str | None
     reason: str = ""
+    crop: np.ndarray | None = None  # the rank glyph for the network (rank_net.rank_crop)
 
 
 def ink_mask(card_bgr: np.ndarray, reach: int = 41) -> np.ndarray:
@@ -131,31 +135,45 @@ def read_corner(card_bgr: np.ndarray, card_ink: np.ndarray) -> IndexRead:
     suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if red else ("S", "C"))
     if s_score < SUIT_SCORE or s_margin < SUIT_MARGIN:
         suit = None
-    return IndexRead(label_scores(rank_mask, RANKS), suit)
+    return IndexRead(label_scores(rank_mask, RANKS), suit, crop=rank_crop(zone, rank_mask))
 
 
-def middle_allows(card_bgr: np.ndarray, ink: np.ndarray) -> set[str]:
+def middle_allows(card_bgr: np.ndarray, ink: np.ndarray, pips: "Pips") -> set[str]:
     """Ranks the middle of an upright card is consistent with: court ranks for a picture,
     otherwise the rank its pip count gives (an ace shows one pip)."""
     if has_picture(card_bgr, ink):
         return {"J", "Q", "K"}
-    pips = pip_masks(ink)
-    if not all(_suit_like(p) for p in pips):
+    if not all(max(scores.values(), default=0.0) >= PIP_LIKE for scores in pips.scores):
         return set()  # blobs that are not suit symbols: a picture too plain to tell, or worse
-    if len(pips) == 1:
+    if len(pips.scores) == 1:
         return {"A"}
-    return {str(len(pips))} if 2 <= len(pips) <= 10 else set()
-
-
-def _suit_like(mask: np.ndarray) -> bool:
-    """Looks like one of the four suit symbols, either way up."""
-    return max(max(label_scores(m, SUITS).values(), default=0.0) for m in (mask, mask[::-1, ::-1].copy())) >= PIP_LIKE
+    return {str(len(pips.scores))} if 2 <= len(pips.scores) <= 10 else set()
 
 
 def decide_rank(reads: list[IndexRead], allowed: set[str]) -> tuple[str | None, float, str]:
-    """(rank, score, reason). Small index glyphs can leave two ranks close (5 and 6, say);
-    the middle of the card settles that, but only between ranks the index rates near the
-    top, and only if no other rank the middle allows comes close."""
+    """(rank, score, reason) from two witnesses of the index, the templates and the
+    network, each checked against what the middle of the card allows. Either may read
+    the card; if one reads it and the other leans to another rank, it is unreadable."""
+    by_templates = _templates_decide(reads, allowed)
+    crops = [r.crop for r in reads if r.crop is not None]
+    if not crops:
+        return by_templates
+    probs = rank_probabilities(crops).mean(axis=0)
+    top = int(np.argmax(probs))
+    net_rank = RANKS[top] if top < len(RANKS) else None
+    if by_templates[0] is not None:
+        if net_rank != by_templates[0] and probs[top] >= NET_DOUBT:
+            return None, by_templates[1], f"templates say {by_templates[0]}, the network {net_rank or 'no rank'}"
+        return by_templates
+    if net_rank in allowed and probs[top] >= NET_SURE:
+        return net_rank, float(probs[top]), ""
+    return by_templates
+
+
+def _templates_decide(reads: list[IndexRead], allowed: set[str]) -> tuple[str | None, float, str]:
+    """Small index glyphs can leave two ranks close (5 and 6, say); the middle of the card
+    settles that, but only between ranks the index rates near the top, and only if no
+    other rank the middle allows comes close."""
     found = [r.ranks for r in reads if r.ranks]
     if not found:
         return None, 0.0, reads[0].reason
@@ -172,35 +190,47 @@ def decide_rank(reads: list[IndexRead], allowed: set[str]) -> tuple[str | None, 
     return best, mean[best], ""
 
 
-def pip_masks(ink: np.ndarray) -> list[np.ndarray]:
-    """Pips in the middle of an upright card: ink blobs of pip size away from the indices."""
+@dataclass(frozen=True)
+class Pips:
+    """The pips in the middle of an upright card: how much each looks like each suit
+    symbol (either way up: pips in the lower half stand on their heads), and their colour."""
+
+    scores: list[dict[str, float]]
+    red: bool
+
+
+def find_pips(card_bgr: np.ndarray, ink: np.ndarray) -> Pips:
+    """Ink blobs of pip size in the middle of an upright card, away from the indices."""
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     blobs = [i for i in range(1, n)
              if 0.2 * W < centroids[i][0] < 0.8 * W and 0.1 * H < centroids[i][1] < 0.9 * H
              and stats[i][4] < 0.12 * W * H]
     if not blobs:
-        return []
-    biggest = max(stats[i][4] for i in blobs)
-    return [(labels == i).astype(np.uint8) for i in blobs if stats[i][4] >= 0.4 * biggest]
+        return Pips([], False)
+    biggest = max(blobs, key=lambda i: stats[i][4])
+    scores = []
+    for i in blobs:
+        if stats[i][4] >= 0.4 * stats[biggest][4]:
+            x, y, w, h = stats[i][:4]
+            mask = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+            upright, turned = label_scores(mask, SUITS), label_scores(mask[::-1, ::-1].copy(), SUITS)
+            scores.append({k: max(upright.get(k, 0.0), turned.get(k, 0.0)) for k in SUITS})
+    return Pips(scores, is_red(card_bgr, (labels == biggest).astype(np.uint8)))
 
 
-def pip_suit(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
+def pip_suit(pips: Pips) -> str | None:
     """The suit from the pips, which are printed several times larger than the symbol in
     the index and so much easier to tell (spade from club above all). Every pip is a
-    witness: each must name the same suit, and together by a clear lead. Pips in the
-    lower half stand on their heads, so both ways up are tried."""
-    masks = pip_masks(ink)
-    if not masks:
+    witness: each must name the same suit, and together by a clear lead."""
+    if not pips.scores:
         return None
-    allowed = ("H", "D") if is_red(card_bgr, max(masks, key=lambda m: int(m.sum()))) else ("S", "C")
+    allowed = ("H", "D") if pips.red else ("S", "C")
     totals = dict.fromkeys(allowed, 0.0)
-    for pip in masks:
-        upright, turned = label_scores(pip, allowed), label_scores(pip[::-1, ::-1].copy(), allowed)
-        scores = {k: max(upright.get(k, 0.0), turned.get(k, 0.0)) for k in allowed}
-        if max(scores, key=scores.get) != max(totals, key=lambda k: totals[k] + scores[k]):
+    for scores in pips.scores:
+        if max(allowed, key=lambda k: scores[k]) != max(allowed, key=lambda k: totals[k] + scores[k]):
             return None  # the pips do not all say the same suit
         for k in allowed:
-            totals[k] += scores[k] / len(masks)
+            totals[k] += scores[k] / len(pips.scores)
     ranked = sorted(totals, key=lambda k: -totals[k])
     if totals[ranked[0]] < SUIT_SCORE or totals[ranked[0]] - totals[ranked[1]] < SUIT_MARGIN:
         return None

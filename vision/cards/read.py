@@ -46,10 +46,16 @@ def _suit(index_suits: list[str | None], pip_suit: str | None, court: bool) -> s
     return index_suits[0] if index_suits[0] is not None and len(index_suits) == 2 and len(set(index_suits)) == 1 else None
 
 
+def upright_card(frame_bgr: np.ndarray, region: Region) -> np.ndarray:
+    """The card cut out and warped to index.W x index.H, long side vertical."""
+    target = np.float32([[0, 0], [index.W, 0], [index.W, index.H], [0, index.H]])
+    transform = cv2.getPerspectiveTransform(_upright_corners(region.rect), target)
+    return cv2.warpPerspective(frame_bgr, transform, (index.W, index.H))
+
+
 def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | Unreadable:
     corners = _upright_corners(region.rect)
-    target = np.float32([[0, 0], [index.W, 0], [index.W, index.H], [0, index.H]])
-    card = cv2.warpPerspective(frame_bgr, cv2.getPerspectiveTransform(corners, target), (index.W, index.H))
+    card = upright_card(frame_bgr, region)
     centre = (float(region.rect[0][0]), float(region.rect[0][1]))
     box = _box(corners)
     white = index.card_white(card)
@@ -58,11 +64,12 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     turned = np.ascontiguousarray(card[::-1, ::-1])
     ink = index.ink_mask(card)
     reads = [index.read_corner(card, ink), index.read_corner(turned, np.ascontiguousarray(ink[::-1, ::-1]))]
-    rank, score, reason = index.decide_rank(reads, index.middle_allows(card, ink))
+    pips = index.find_pips(card, ink)
+    rank, score, reason = index.decide_rank(reads, index.middle_allows(card, ink, pips))
     if rank is None:
         return Unreadable("card", centre, reason, box)
     court = rank in ("J", "Q", "K")
-    suit = _suit([r.suit for r in reads], None if court else index.pip_suit(card, ink), court)
+    suit = _suit([r.suit for r in reads], None if court else index.pip_suit(pips), court)
     both = all(r.ranks for r in reads)
     confidence = min(1.0, score) * (1.0 if both else 0.8)
     return Card(rank, suit, centre, box, _angle(corners), round(confidence, 3))

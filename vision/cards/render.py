@@ -144,6 +144,7 @@ class _Scene:
         self.image = camera_look.table_background(rng, size, str(rng.choice(list(camera_look.BACKGROUNDS))))
         self.taken = np.zeros((size, size), np.uint8)
         self.items: list[tuple[str, dict, np.ndarray]] = []  # (kind, label, quad)
+        self.placed: list[tuple[np.ndarray, int, int, np.ndarray]] = []  # (homography, w, h, coverage)
 
     def fits(self, quads: list[np.ndarray]) -> bool:
         mask = np.zeros_like(self.taken)
@@ -160,6 +161,30 @@ class _Scene:
         camera_look.paste(self.image, sprite, alpha, homography)
         cv2.fillConvexPoly(self.taken, np.round(quad).astype(np.int32), 255)
         self.items.append((kind, label, quad))
+        self.placed.append((homography, w, h, cover))
+
+    def index_truth(self, tilt: np.ndarray) -> list[dict]:
+        """For each face-up card (in label order), where its two indices ended up in the
+        photo and how much of each is left uncovered by the cards put on it later."""
+        found = []
+        for k, ((kind, label, _), (hom, w, h, _)) in enumerate(zip(self.items, self.placed)):
+            if kind != "card":
+                continue
+            later = np.zeros_like(self.taken)
+            for _, _, _, cover in self.placed[k + 1:]:
+                later = np.maximum(later, cover)
+            corners = []
+            for centre, down, outline in index_layout(w, h, label["index_scale"]):
+                ends = np.float32([centre, centre + down]).reshape(-1, 1, 2)
+                a, b = cv2.perspectiveTransform(ends, tilt @ hom).reshape(-1, 2)
+                scale = float(np.linalg.norm(b - a))
+                shown = np.zeros_like(self.taken)
+                cv2.fillConvexPoly(shown, np.round(cv2.perspectiveTransform(outline.reshape(-1, 1, 2), hom)).astype(np.int32), 1)
+                visible = 1.0 - float((later[shown > 0] > 128).mean()) if shown.any() else 0.0
+                corners.append({"centre": a, "down": (b - a) / scale,
+                                "glyph": scale * round(0.07 * h * label["index_scale"]), "visible": visible})
+            found.append({"rank": label["rank"], "suit": label["suit"], "corners": corners})
+        return found
 
 
 def _random_face(rng: np.random.Generator, shape: str, font: fonts.FontSpec, rank: str | None = None):
@@ -167,7 +192,20 @@ def _random_face(rng: np.random.Generator, shape: str, font: fonts.FontSpec, ran
     suit = str(rng.choice(list("CDHS")))
     scale = 1.0 if rng.random() < 0.7 else 1.25
     sprite, alpha = card_face(rank, suit, font, shape, scale, rng)
-    return sprite, alpha, {"rank": rank, "suit": suit}
+    return sprite, alpha, {"rank": rank, "suit": suit, "index_scale": scale}
+
+
+def index_layout(w: int, h: int, index_scale: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Where card_face prints the two indices, in card pixels: for each, the rank glyph's
+    centre, the card's "down" there, and the outline of rank and suit together."""
+    cx = round(0.1 * w * index_scale)
+    rank_h, suit_h, top = round(0.07 * h * index_scale), round(0.05 * h * index_scale), round(0.035 * h)
+    half = 0.085 * w * index_scale
+    bottom = top + rank_h + round(0.015 * h) + suit_h
+    outline = np.float32([[cx - half, top], [cx + half, top], [cx + half, bottom], [cx - half, bottom]])
+    centre = np.float32([cx, top + rank_h / 2])
+    far = np.float32([w, h])
+    return [(centre, np.float32([0, 1]), outline), (far - centre, np.float32([0, -1]), far - outline)]
 
 
 def _loose(scene: _Scene, rank: str | None, font: fonts.FontSpec, face_up: bool) -> None:
@@ -213,9 +251,12 @@ def _fan(scene: _Scene, count: int, font: fonts.FontSpec) -> None:
             return
 
 
-def render_scene(rng: np.random.Generator, ranks: list[str]) -> tuple[np.ndarray, dict]:
+def render_scene(rng: np.random.Generator, ranks: list[str], indices: list | None = None,
+                 typefaces: list[fonts.FontSpec] = FIXTURE_FONTS) -> tuple[np.ndarray, dict]:
+    """A photographed scene and its labels, in one of `typefaces`; `indices`, if given,
+    receives _Scene.index_truth."""
     scene = _Scene(rng)
-    font = fonts.available(FIXTURE_FONTS)[int(rng.integers(len(fonts.available(FIXTURE_FONTS))))]
+    font = fonts.available(typefaces)[int(rng.integers(len(fonts.available(typefaces))))]
     if rng.random() < 0.6:
         _fan(scene, int(rng.integers(3, 6)), font)
     for rank in ranks:
@@ -223,12 +264,14 @@ def render_scene(rng: np.random.Generator, ranks: list[str]) -> tuple[np.ndarray
     if rng.random() < 0.4:
         _loose(scene, None, font, face_up=False)
     image, tilt = camera_look.photograph(scene.image, rng)
+    if indices is not None:
+        indices.extend(scene.index_truth(tilt))
     label = {"width": scene.size, "height": scene.size, "dice": [], "cards": [], "d10": [], "face_down": [],
              "font": font.name}
     for kind, item, quad in scene.items:
         box = camera_look.box_after(quad, tilt)
         if kind == "card":
-            label["cards"].append({**item, "box": box})
+            label["cards"].append({"rank": item["rank"], "suit": item["suit"], "box": box})
         else:
             label["face_down"].append({"box": box})
     return image, label

@@ -1,0 +1,88 @@
+"""The learned rank judge of the card reader: what it is shown, what it answers, how its
+training examples are labelled, and that one card's two indices are reported once."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import fan, index, render
+from vision.cards.rank_net import CLASSES, NOT_A_RANK, RANKS, SIDE, rank_crop, rank_probabilities
+from vision.cards.train_rank_net import _label
+from vision.types import Card
+
+
+def test_a_crop_is_the_glyph_centred_ink_bright_whatever_the_light():
+    upright = np.full((60, 60, 3), 120, np.uint8)  # dim stock
+    upright[20:34, 25:33] = 40  # a dark glyph, taller than wide
+    mask = np.zeros((60, 60), np.uint8)
+    mask[20:34, 25:33] = 1
+    crop = rank_crop(upright, mask)
+    assert crop.shape == (SIDE, SIDE) and crop.dtype == np.float32
+    assert crop[SIDE // 2, SIDE // 2] > 0.9  # ink in the middle
+    assert crop[SIDE // 2, 1] < 0.1 and crop[1, SIDE // 2] < 0.1  # stock round it
+    ys, xs = np.nonzero(crop > 0.5)
+    assert np.ptp(ys) > np.ptp(xs)  # stays taller than wide
+
+
+def test_no_glyph_no_crop():
+    assert rank_crop(np.full((40, 40, 3), 200, np.uint8), np.zeros((40, 40), np.uint8)) is None
+
+
+def _index_crop(rank: str, suit: str, font_index: int, glyph_px: float) -> np.ndarray | None:
+    """The crop the lone-card reader makes of a card rendered so its rank glyph is about
+    `glyph_px` tall after warping, blurred as a camera would."""
+    fonts_here = render.fonts.available(render.FIXTURE_FONTS)
+    sprite, _ = render.card_face(rank, suit, fonts_here[font_index % len(fonts_here)], "poker", 1.0,
+                                 np.random.default_rng(1))
+    scale = glyph_px / (0.07 * render.CARD_H)
+    small = cv2.resize(sprite, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    card = cv2.GaussianBlur(cv2.resize(small, (index.W, index.H)), (0, 0), 1.0)
+    return index.read_corner(card, index.ink_mask(card)).crop
+
+
+@pytest.mark.parametrize("font_index", [0, 2, 5])
+def test_the_shipped_network_reads_index_glyphs_of_every_rank(font_index):
+    crops = [_index_crop(rank, "HS"[i % 2], font_index, 14) for i, rank in enumerate(RANKS)]
+    assert all(c is not None for c in crops)
+    probs = rank_probabilities(crops)
+    assert probs.shape == (len(RANKS), CLASSES)
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+    right = [RANKS[int(np.argmax(p))] == rank for p, rank in zip(probs, RANKS)]
+    assert sum(right) >= 12, [RANKS[int(np.argmax(p))] for p in probs]
+
+
+def test_a_blank_crop_is_no_rank_the_network_is_sure_of():
+    probs = rank_probabilities([np.zeros((SIDE, SIDE), np.float32)])[0]
+    assert probs[:NOT_A_RANK].max() < 0.9
+
+
+def _truth(visible: float) -> list[dict]:
+    return [{"rank": "7", "suit": "S", "corners": [
+        {"centre": np.float32([100, 100]), "down": np.float32([0, 1]), "glyph": 14.0, "visible": visible}]}]
+
+
+def test_training_labels_come_from_where_the_index_is_printed():
+    at_index = np.float32([100, 100 + 0.6 * 14])
+    assert _label(at_index, np.float32([0, 1]), _truth(1.0)) == RANKS.index("7")
+    assert _label(at_index, np.float32([0, 1]), _truth(0.3)) == NOT_A_RANK  # mostly under another card
+    assert _label(at_index, np.float32([0, 1]), _truth(0.85)) is None  # partly hidden: left out
+    assert _label(at_index, np.float32([1, 0]), _truth(1.0)) is None  # right place, askew: left out
+    assert _label(np.float32([300, 300]), np.float32([0, 1]), _truth(1.0)) == NOT_A_RANK
+
+
+def _card(rank: str, centre: tuple[float, float], angle: float) -> Card:
+    x, y = centre
+    return Card(rank, None, centre, (x - 90, y - 120, x + 90, y + 120), angle, 0.9)
+
+
+def test_the_two_indices_of_one_card_are_one_card():
+    merged = fan._merge_both_ends([_card("10", (234, 256), 156.5), _card("10", (210, 242), 15.3)])
+    assert len(merged) == 1 and merged[0].rank == "10"
+    assert abs(merged[0].center[0] - 222) < 1 and abs(merged[0].center[1] - 249) < 1
+
+
+def test_two_cards_of_one_rank_apart_or_alike_are_two_cards():
+    assert len(fan._merge_both_ends([_card("4", (100, 100), 10), _card("4", (400, 100), 190)])) == 2
+    assert len(fan._merge_both_ends([_card("4", (100, 100), 10), _card("4", (110, 100), 25)])) == 2

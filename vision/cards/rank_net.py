@@ -1,0 +1,64 @@
+"""A tiny learned judge of index ranks, beside the glyph templates.
+
+Index glyphs are often only 10-15 pixels tall in a frame. Cut to black and white at
+that size, a blurred "2" over its suit closes into an "8" and 5, 6 and 8 differ by a
+pixel or two, so the templates (vision.cards.glyphs) leave many indices between two
+ranks. The network sees the grey-level glyph instead, where those strokes are still
+apart. It answers one of the 13 ranks or NOT_A_RANK (a pip, a piece of a picture, a
+rank cut short by the card lying on it). The weights, rank_net.npz beside this file,
+are made by `python -m vision.cards.train_rank_net` from renders (never the fixture
+seed nor the seeds used to measure the reader).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cards.colour import low_high
+from vision.dice.tinycnn import TinyCNN
+
+SIDE = 24  # the network's input is SIDE x SIDE
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+NOT_A_RANK = len(RANKS)  # the last class
+CLASSES = len(RANKS) + 1
+WIDTHS = (12, 24, 32)
+MODEL_PATH = Path(__file__).with_name("rank_net.npz")
+CROP_PER_GLYPH = 1.3  # the crop's side, in lengths of the glyph's longer side
+
+
+def rank_crop(upright_bgr: np.ndarray, rank_mask: np.ndarray) -> np.ndarray | None:
+    """SIDE x SIDE float32 view of the rank glyph marked in `rank_mask` (same size as the
+    upright image): centred on the glyph, scaled by its longer side (so a "10" stays wide
+    and a "1" narrow), ink 1 and stock 0 whatever the light, red or black alike (the
+    darkest channel is dark for both inks)."""
+    x, y, w, h = cv2.boundingRect((rank_mask > 0).astype(np.uint8))
+    if w == 0 or h < 4:
+        return None
+    side = CROP_PER_GLYPH * max(w, h)
+    scale = SIDE / side
+    m = np.float32([[scale, 0, SIDE / 2 - scale * (x + w / 2)], [0, scale, SIDE / 2 - scale * (y + h / 2)]])
+    low, _ = low_high(upright_bgr)
+    crop = cv2.warpAffine(low, m, (SIDE, SIDE), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    white, dark = np.percentile(crop, (90, 3))
+    return np.clip((white - crop) / max(float(white - dark), 20.0), 0.0, 1.0).astype(np.float32)
+
+
+def new_network(seed: int = 0) -> TinyCNN:
+    return TinyCNN.create(1, WIDTHS, SIDE, CLASSES, seed=seed)
+
+
+@lru_cache(maxsize=1)
+def shipped_network() -> TinyCNN:
+    return TinyCNN.load(MODEL_PATH)
+
+
+def rank_probabilities(crops: list[np.ndarray], network: TinyCNN | None = None) -> np.ndarray:
+    """(n, CLASSES) probabilities for n crops from rank_crop."""
+    if not crops:
+        return np.zeros((0, CLASSES), np.float32)
+    return (network or shipped_network()).probabilities(np.stack(crops)[..., None])
