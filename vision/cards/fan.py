@@ -26,6 +26,7 @@ FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06
 FAN_NO_SUIT_SCORE = 0.85  # a rank whose suit symbol is not legible must match this well
 FAN_NET_SURE = 0.97  # the network alone reads a fan card, its suit symbol legible, at this probability
 FAN_NET_NO_SUIT = 0.995  # or at this without a legible suit symbol
+FAN_NET_TEMPLATE = 0.65  # if the templates rate that rank this well (a card edge beside a Q is no "10")
 FAN_SUIT_MARGIN = 0.1  # lead of the suit over the other of its colour before it is reported
 RANK_OVER_SUIT = 1.15  # least height of the rank over that of the suit symbol under it
 PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
@@ -107,6 +108,7 @@ class PatchRead:
     rank: str  # the templates' favourite
     score: float
     margin: float
+    scores: dict[str, float]  # the templates' score of every rank
     suit: str | None
     suit_margin: float
     height: float  # rank glyph height in patch pixels
@@ -141,6 +143,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     rank_height = float(np.ptp(np.flatnonzero(rank_mask.any(axis=1)))) + 1
     if rank_height < RANK_OVER_SUIT * (float(np.ptp(np.flatnonzero(suit_mask.any(axis=1)))) + 1):
         return None  # indices print the rank taller than the suit; two pips are alike
+    scores = label_scores(rank_mask, index.RANKS)
     rank, score, margin = best_match(rank_mask, index.RANKS)
     if rank is None or max(label_scores(rank_mask, index.SUITS).values(), default=0.0) >= score:
         return None  # a pip over a pip, not a rank over a suit
@@ -151,7 +154,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     if crop is None:
         return None
     suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if colour == "red" else ("S", "C"))
-    return PatchRead(rank, score, margin, suit if s_score >= index.SUIT_SCORE else None, s_margin, rank_height, crop)
+    return PatchRead(rank, score, margin, scores, suit if s_score >= index.SUIT_SCORE else None, s_margin, rank_height, crop)
 
 
 def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, float, PatchRead]]:
@@ -199,7 +202,8 @@ def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> li
             if net_rank != read.rank and p[top] >= index.NET_DOUBT:
                 continue  # the network leans to another rank
             rank, score = read.rank, read.score
-        elif net_rank is not None and p[top] >= FAN_NET_SURE and (legible_suit or p[top] >= FAN_NET_NO_SUIT):
+        elif (net_rank is not None and p[top] >= FAN_NET_SURE and read.scores[net_rank] >= FAN_NET_TEMPLATE
+              and (legible_suit or p[top] >= FAN_NET_NO_SUIT)):
             rank, score = net_rank, float(p[top])
         else:
             continue
