@@ -139,7 +139,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     suit_mask = (labels == min(lower, key=lambda i: stats[i][1])).astype(np.uint8)
     if max(label_scores(suit_mask, index.SUITS).values(), default=0.0) < SUIT_LIKE:
         return None
-    rank_mask = np.isin(labels, rank_parts).astype(np.uint8)
+    rank_mask = index.pick_labels(labels, n, rank_parts)
     rank_height = float(np.ptp(np.flatnonzero(rank_mask.any(axis=1)))) + 1
     if rank_height < RANK_OVER_SUIT * (float(np.ptp(np.flatnonzero(suit_mask.any(axis=1)))) + 1):
         return None  # indices print the rank taller than the suit; two pips are alike

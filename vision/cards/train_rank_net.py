@@ -69,7 +69,7 @@ def examples(scene_count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
             upright = read.upright_card(image, region)
             ink = index.ink_mask(upright)
             for c, k in ((upright, ink), (upright[::-1, ::-1], ink[::-1, ::-1])):
-                found = index.read_corner(np.ascontiguousarray(c), np.ascontiguousarray(k))
+                found = index.read_corner(c, k)
                 if found.crop is not None:
                     crops.append(found.crop)
                     labels.append(RANKS.index(card["rank"]))
