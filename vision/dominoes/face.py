@@ -50,7 +50,8 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     marks = mark_strength(tile_bgr)
     zone = _pip_zone()
     lines = _line_marks(tile_bgr)
-    divider = max(_divider_strength(marks), _divider_strength(lines))
+    by_colour, by_light = _divider_strength(marks), _divider_strength(lines)
+    divider = max(by_colour, by_light)
     strongest = float(np.percentile(marks[zone], 99.7))
     if strongest < FLOOR:
         excess = max(_divider_strength(m) - _noise_strength(m) for m in (marks, lines))
@@ -62,7 +63,7 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead(None, True, "", 0.9)
     threshold = max(FLOOR, 0.35 * strongest)
     blobs = _blobs(marks, zone, threshold)
-    seam = divider >= DIVIDER_MIN and _reaches_the_edges(tile_bgr)
+    seam = divider >= DIVIDER_MIN and _reaches_the_edges(marks if by_colour >= by_light else lines)
     divided = divider >= DIVIDER_MIN and not seam
     if not divided and strongest < 2.5 * FLOOR:
         return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
@@ -189,6 +190,7 @@ def top_face(tile_bgr: np.ndarray) -> tuple[float, float, float, float] | None:
 
 
 def _divider_marks(tile_bgr: np.ndarray) -> np.ndarray:
+    """The marks (by colour or by lightness) in which the divider shows better."""
     return max((mark_strength(tile_bgr), _line_marks(tile_bgr)), key=_divider_strength)
 
 
@@ -202,11 +204,11 @@ def _line_rows(marks: np.ndarray) -> tuple[int, np.ndarray]:
     return lo + place, line
 
 
-def _reaches_the_edges(tile_bgr: np.ndarray) -> bool:
+def _reaches_the_edges(marks: np.ndarray) -> bool:
     """Whether the middle line runs out to both long edges as strongly as it shows in
     the middle: the seam between two dice side by side does, a tile's divider stops
     short of its edges."""
-    _, line = _line_rows(_divider_marks(tile_bgr))
+    _, line = _line_rows(marks)
     middle = float(np.median(line[_MIDDLE_ROWS]))
     edges = float(np.median(line[np.r_[0:3, S - 3:S]]))
     return middle > 0 and edges >= SEAM_REACH * middle
