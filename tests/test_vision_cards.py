@@ -60,17 +60,19 @@ def test_no_card_is_read_twice(reads):
         assert len(read.cards) <= len(LABELS[name]["cards"]), name
 
 
-def test_most_fixture_cards_are_read(scored, reads):
+def test_nearly_every_fixture_card_is_read(scored, reads):
     cards = summary(scored)["kinds"]["cards"]
     assert cards["labelled"] > 100
-    # Measured 78 of 107 by vision.evaluate, which gives each read to the nearest box
-    # centre (fan boxes overlap, so a right read may land on a neighbour) ...
-    assert cards["value_right"] >= 75
-    assert cards["phantoms"] <= 2
-    # ... and 82 counting a card read when a read of its rank lies in its own box.
+    # Measured 96 of 107 by vision.evaluate, which gives each read to the nearest box
+    # centre: fan boxes overlap, and a fan card's centre is estimated from its index, so
+    # 4 right reads land nearer a neighbour's centre and count as that card read twice ...
+    assert cards["value_right"] >= 94
+    assert cards["phantoms"] <= 5
+    # ... and 100 counting a card read when a read of its rank lies in its own box
+    # (all 40 lone cards, 60 of 67 in hands).
     read_right = sum(any(c.rank == lab["rank"] and _inside(c.center, lab["box"]) for c in read.cards)
                      for name, read in reads.items() for lab in LABELS[name]["cards"])
-    assert read_right >= 78
+    assert read_right >= 98
 
 
 def test_every_rank_is_read_somewhere_in_the_fixtures(reads):

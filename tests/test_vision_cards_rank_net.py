@@ -78,7 +78,7 @@ def _card(rank: str, centre: tuple[float, float], angle: float) -> Card:
 
 
 def test_the_two_indices_of_one_card_are_one_card():
-    merged = fan._merge_both_ends([_card("10", (234, 256), 156.5), _card("10", (210, 242), 15.3)])
+    merged = fan._merge_both_ends([_card("10", (234, 256), 160.0), _card("10", (210, 242), 352.0)])
     assert len(merged) == 1 and merged[0].rank == "10"
     assert abs(merged[0].center[0] - 222) < 1 and abs(merged[0].center[1] - 249) < 1
 
@@ -86,3 +86,12 @@ def test_the_two_indices_of_one_card_are_one_card():
 def test_two_cards_of_one_rank_apart_or_alike_are_two_cards():
     assert len(fan._merge_both_ends([_card("4", (100, 100), 10), _card("4", (400, 100), 190)])) == 2
     assert len(fan._merge_both_ends([_card("4", (100, 100), 10), _card("4", (110, 100), 25)])) == 2
+
+
+def test_the_top_cards_ends_pair_up_before_a_neighbour_of_its_rank():
+    top_a, top_b = _card("J", (320, 350), 40.0), _card("J", (318, 352), 218.0)
+    neighbour = _card("J", (300, 330), 200.0)  # faces nearly opposite top_a too, a little further off
+    merged = fan._merge_both_ends([neighbour, top_a, top_b])
+    assert len(merged) == 2
+    assert any(abs(c.center[0] - 319) < 1 and abs(c.center[1] - 351) < 1 for c in merged)
+    assert neighbour in merged

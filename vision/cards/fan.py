@@ -31,8 +31,9 @@ FAN_SUIT_MARGIN = 0.1  # lead of the suit over the other of its colour before it
 RANK_OVER_SUIT = 1.15  # least height of the rank over that of the suit symbol under it
 PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
-TWIN_ANGLE = 50.0  # two reads of one card's two indices face opposite ways within this many degrees
+TWIN_ANGLE = 30.0  # two reads of one card's two indices face opposite ways within this many degrees
 TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated extent
+MERGED_ELONGATION = 1.6  # a blob this many times longer than wide may be a rank and suit run together
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
@@ -41,6 +42,13 @@ class _Blob:
     centre: np.ndarray
     size: float  # larger side of its box
     area: int
+    labels: np.ndarray  # the component labels it was found in
+    label: int
+
+    def mask(self, x0: int, y0: int) -> np.ndarray:
+        """0/1 mask of the blob in a window from (x0, y0), 2 sizes across."""
+        span = int(2 * self.size) + 2
+        return (self.labels[y0 : y0 + span, x0 : x0 + span] == self.label).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -54,21 +62,25 @@ class _Index:
 
 
 def _blobs(ink: np.ndarray, low: float, high: float) -> list[_Blob]:
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    return [_Blob(centroids[i], float(max(stats[i][2], stats[i][3])), int(stats[i][4]))
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    return [_Blob(centroids[i], float(max(stats[i][2], stats[i][3])), int(stats[i][4]), labels, i)
             for i in range(1, n) if low <= max(stats[i][2], stats[i][3]) <= high and stats[i][4] >= 8]
+
+
+def _patch_matrix(centre: np.ndarray, down: np.ndarray, span: float) -> np.ndarray:
+    """The affine map from frame to a PATCH x PATCH cut-out of `span` frame pixels around
+    `centre`, turned so `down` points down."""
+    angle = np.degrees(np.arctan2(down[0], down[1]))  # turning by this brings `down` to +y
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), -angle, PATCH / span)
+    m[:, 2] += PATCH / 2 - centre
+    return m
 
 
 def _upright_patch(image: np.ndarray, centre: np.ndarray, down: np.ndarray, span: float,
                    nearest: bool = False) -> np.ndarray:
-    """PATCH x PATCH cut-out of `span` frame pixels around `centre`, turned so `down` points
-    down (`nearest` for masks, whose values must stay 0 or 1)."""
-    scale = PATCH / span
-    angle = np.degrees(np.arctan2(down[0], down[1]))  # turning by this brings `down` to +y
-    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), -angle, scale)
-    m[:, 2] += PATCH / 2 - centre
-    return cv2.warpAffine(image, m, (PATCH, PATCH), flags=cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    """The cut-out of _patch_matrix (`nearest` for masks, whose values must stay 0 or 1)."""
+    return cv2.warpAffine(image, _patch_matrix(centre, down, span), (PATCH, PATCH),
+                          flags=cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _on_plain_stock(patch: np.ndarray, ink: np.ndarray) -> bool:
@@ -113,6 +125,25 @@ class PatchRead:
     suit_margin: float
     height: float  # rank glyph height in patch pixels
     crop: np.ndarray  # the rank glyph for the network (rank_net.rank_crop)
+    rank_at: np.ndarray  # centres of rank and suit symbol in patch pixels
+    suit_at: np.ndarray
+
+
+def _middle(mask: np.ndarray) -> np.ndarray:
+    """Centre of a mask's bounding box (a "10" printed over its suit is centred over it)."""
+    x, y, w, h = cv2.boundingRect(mask)
+    return np.array([x + w / 2, y + h / 2])
+
+
+def _part_rank_from_suit(ink: np.ndarray) -> bool:
+    """Cuts the ink in place along the emptiest row across the middle of the patch's
+    middle column, where the gap between rank and suit lies: blur may have bridged it.
+    Whether there was ink to cut."""
+    band, column = slice(int(0.4 * PATCH), int(0.6 * PATCH) + 1), slice(int(0.38 * PATCH), int(0.62 * PATCH) + 1)
+    rows = ink[band, column].sum(axis=1)
+    row = int(np.argmin(rows))
+    ink[band.start + row, column] = 0
+    return bool(rows[row] > 0)
 
 
 def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
@@ -122,6 +153,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     ink = index.ink_mask(patch, reach=PATCH // 6) & stock  # only the stock right round the index
     if not _on_plain_stock(patch, ink):
         return None  # an index is printed on plain white, not on a patterned back or picture
+    cut = _part_rank_from_suit(ink)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     mid, reach = PATCH / 2, PATCH * 0.12
     usable = [i for i in range(1, n) if stats[i][4] >= 10 and stats[i][0] > index.EDGE and stats[i][1] > index.EDGE
@@ -154,12 +186,46 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     if crop is None:
         return None
     suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if colour == "red" else ("S", "C"))
-    return PatchRead(rank, score, margin, scores, suit if s_score >= index.SUIT_SCORE else None, s_margin, rank_height, crop)
+    legible = s_score >= index.SUIT_SCORE and not cut  # a symbol cut from its rank may have lost its tip
+    return PatchRead(rank, score, margin, scores, suit if legible else None, s_margin, rank_height, crop,
+                     _middle(rank_mask), _middle(suit_mask))
+
+
+def _pairs(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """(centre, down, distance from rank to suit) of every rank-over-suit a pair of blobs
+    could be: a glyph, and something smaller just beside it."""
+    found = []
+    for a in blobs:
+        for b in blobs:
+            step = b.centre - a.centre
+            dist = float(np.hypot(*step))
+            if a is not b and 0.5 * a.size <= dist <= 1.6 * a.size and 0.15 * a.area <= b.area <= 1.2 * a.area:
+                found.append(((a.centre + b.centre) / 2, step / dist, dist))
+    return found
+
+
+def _merged(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """The same for single blobs long enough to be a rank and its suit run together
+    (blur joins them when they are printed close), either way along their long axis."""
+    found = []
+    for blob in blobs:
+        x0, y0 = max(0, int(blob.centre[0] - blob.size)), max(0, int(blob.centre[1] - blob.size))
+        m = cv2.moments(blob.mask(x0, y0), binaryImage=True)
+        if m["m00"] == 0:
+            continue
+        cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
+        (short, long), vectors = np.linalg.eigh(cov)
+        if long < MERGED_ELONGATION ** 2 * max(short, 1e-6):
+            continue
+        half = 0.5 * float(np.sqrt(12 * long))  # a bar of length L has variance L^2 / 12 along it
+        for down in (vectors[:, 1], -vectors[:, 1]):
+            found.append((blob.centre, down, half))
+    return found
 
 
 def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, float, PatchRead]]:
-    """(centre, down, span, read) for every pair of glyph-sized blobs in the region that
-    looks like a rank over a suit, leaving out centres inside the outlines `done`."""
+    """(centre, down, span, read) for every place in the region that looks like a rank
+    over a suit, leaving out centres inside the outlines `done`."""
     x, y, w, h = cv2.boundingRect(region.contour)
     crop = frame[y : y + h, x : x + w]
     stock = np.zeros(frame.shape[:2], np.uint8)
@@ -167,23 +233,22 @@ def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = ()) 
     stock = cv2.erode(stock, np.ones((7, 7), np.uint8))
     ink = index.ink_mask(crop) & stock[y : y + h, x : x + w]
     card_h = min(region.rect[1])
-    blobs = _blobs(ink, 0.03 * card_h, 0.12 * card_h)
+    proposals = _pairs(_blobs(ink, 0.03 * card_h, 0.12 * card_h)) + _merged(_blobs(ink, 0.08 * card_h, 0.2 * card_h))
     found = []
-    for a in blobs:
-        for b in blobs:
-            step = b.centre - a.centre
-            dist = float(np.hypot(*step))
-            if a is b or not 0.5 * a.size <= dist <= 1.6 * a.size or not 0.15 * a.area <= b.area <= 1.2 * a.area:
-                continue
-            down = step / dist
-            centre = (a.centre + b.centre) / 2 + [x, y]
-            if any(cv2.pointPolygonTest(hull, (float(centre[0]), float(centre[1])), False) >= 0 for hull in done):
-                continue
-            span = 3.2 * dist
-            read = _read_patch(_upright_patch(frame, centre, down, span),
-                               _upright_patch(stock, centre, down, span, nearest=True))
-            if read is not None:
-                found.append((centre, down, span, read))
+    for centre, down, dist in proposals:
+        centre = centre + [x, y]
+        if any(cv2.pointPolygonTest(hull, (float(centre[0]), float(centre[1])), False) >= 0 for hull in done):
+            continue
+        span = 3.2 * dist
+        read = _read_patch(_upright_patch(frame, centre, down, span),
+                           _upright_patch(stock, centre, down, span, nearest=True))
+        if read is not None:
+            # The index's own axis, rank to suit: the pair that proposed it may lie askew
+            # (the "0" of a "10" and the suit symbol).
+            back = cv2.invertAffineTransform(_patch_matrix(centre, down, span))
+            rank_at, suit_at = (back[:, :2] @ p + back[:, 2] for p in (read.rank_at, read.suit_at))
+            axis = suit_at - rank_at
+            found.append(((rank_at + suit_at) / 2, axis / max(float(np.hypot(*axis)), 1e-6), span, read))
     return found
 
 
@@ -213,10 +278,11 @@ def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> li
     return found
 
 
-def _card_geometry(found: _Index) -> tuple[tuple[float, float], tuple[float, float, float, float], float]:
-    """Centre, box and angle of the whole card, estimated from where its index sits."""
-    card_h = CARD_PER_GLYPH * found.glyph
-    card_w = card_h * 63 / 88
+def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tuple[float, float], tuple[float, float, float, float], float]:
+    """Centre, box and angle of the whole card, estimated from where its index sits and
+    the card's (length, width) when known, else from the index glyph's height (decks
+    print indices of different sizes, so that guess may be a fifth out)."""
+    card_h, card_w = size or (CARD_PER_GLYPH * found.glyph, CARD_PER_GLYPH * found.glyph * 63 / 88)
     down = found.down
     right = np.array([down[1], -down[0]])  # the card's "right" when "down" points down the page
     top_left = found.centre - right * 0.1 * card_w - down * 0.1 * card_h
@@ -227,9 +293,11 @@ def _card_geometry(found: _Index) -> tuple[tuple[float, float], tuple[float, flo
                                                   float(corners[:, 0].max()), float(corners[:, 1].max())), angle
 
 
-def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = ()) -> tuple[list[Card], list[Unreadable]]:
+def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = (),
+             size: tuple[float, float] | None = None) -> tuple[list[Card], list[Unreadable]]:
     """Cards whose index shows inside a bright region that is not one lone card, leaving
-    out indices inside the outlines `done` (cards already read on their own)."""
+    out indices inside the outlines `done` (cards already read on their own, such as the
+    top card of a hand, whose (length, width) is then `size` of every card in it)."""
     groups: list[list[_Index]] = []
     for found in sorted(_candidates(frame_bgr, region, list(done)), key=lambda f: -f.score):
         home = next((g for g in groups if np.hypot(*(g[0].centre - found.centre)) < 1.5 * found.glyph), None)
@@ -242,7 +310,7 @@ def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = ())
     for group in groups:
         best = group[0]
         rivals = [f for f in group if f.rank != best.rank and best.score - f.score < FAN_RANK_MARGIN]
-        centre, box, angle = _card_geometry(best)
+        centre, box, angle = _card_geometry(best, size)
         if rivals:
             unreadable.append(Unreadable("card", centre, f"corner reads {best.rank} or {rivals[0].rank}", box))
         else:
@@ -252,10 +320,8 @@ def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = ())
 
 def _merge_both_ends(cards: list[Card]) -> list[Card]:
     """The top card of a hand shows both indices; two reads of one card face opposite ways
-    and put the card's centre in about the same place. ("Opposite" is loose: a "10" may
-    be taken upright along the line from its "0" to the suit symbol, a little askew.)
-    The pairs that fit best are merged first, so a neighbour of the same rank is not
-    taken for the top card's other end."""
+    and put the card's centre in about the same place. The pairs that fit best are merged
+    first, so a neighbour of the same rank is not taken for the top card's other end."""
     pairs = []
     for i, a in enumerate(cards):
         for j, b in enumerate(cards[:i]):

@@ -85,6 +85,7 @@ def _column(ink: np.ndarray) -> np.ndarray | None:
     rows, cols = ink.shape
     keep = [i for i in range(1, n) if stats[i][3] >= 0.025 * H and stats[i][4] >= 6
             and stats[i][0] > 0 and stats[i][1] > 0
+            and not (stats[i][0] <= EDGE and stats[i][1] <= EDGE)  # table in the round corner
             and stats[i][0] + stats[i][2] < cols - 1 and stats[i][1] + stats[i][3] < rows - 1]
     if not keep:
         return None

@@ -97,8 +97,9 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
         {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append(found)
     for region, inside in zip(blobs, in_blob):
         # Lone cards read (or counted) inside a hand are its top cards: their indices are not read again.
-        done = [cv2.boxPoints(s.rect) for s in inside if not isinstance(read_alone[id(s)], Unreadable)]
-        fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region, done)
+        top = [s for s in inside if not isinstance(read_alone[id(s)], Unreadable)]
+        size = (max(top[0].rect[1]), min(top[0].rect[1])) if top else None
+        fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region, [cv2.boxPoints(s.rect) for s in top], size)
         cards.extend(fan_cards)
         unreadable.extend(fan_unreadable)
         for s in inside:  # a top card the fan reader did read is no longer unreadable
