@@ -41,11 +41,11 @@ def build(out_dir: Path) -> dict:
         plans.append(Plan(f"single_{i:02d}.jpg", SCATTER_STYLES[(i * 2) % 6], BACKGROUNDS[i % 3],
                           [tile], rng.uniform(90, 130) if i < 3 else 200.0, 0))
     for plan in plans:
-        labels[plan.name] = _write(out_dir, plan, rng)
+        labels[plan.name] = write_photo(out_dir, plan, rng)
     # The gap cases draw from a stream of their own, so the scenes above stay as they were.
     gap_rng = np.random.default_rng((SEED, 1))
     for plan in _gap_plans(gap_rng):
-        labels[plan.name] = _write(out_dir, plan, gap_rng)
+        labels[plan.name] = write_photo(out_dir, plan, gap_rng)
     (out_dir / "labels.json").write_text(json.dumps(labels, indent=1))
     return labels
 
@@ -88,7 +88,7 @@ def _gap_plans(rng) -> list[Plan]:
     return plans
 
 
-def _write(out_dir: Path, plan: Plan, rng) -> dict:
+def write_photo(out_dir: Path, plan: Plan, rng) -> dict:
     image, label = _photo(rng, plan)
     cv2.imwrite(str(out_dir / "images" / plan.name), image,
                 [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 88))])
