@@ -74,7 +74,7 @@ def find_card_regions(frame_bgr: np.ndarray, area_mask: np.ndarray | None) -> tu
         for region in _regions(white, level, min_area, max_area):
             if is_single_card(region):
                 singles.append(region)
-            elif _solidity(region) >= MIN_SOLIDITY:
+            elif _solidity(region) >= MIN_SOLIDITY and _frame_edge_share(region, white.shape) < TABLE_EDGE_SHARE:
                 blobs.append(region)
     singles = _suppress(sorted(singles, key=lambda r: -r.fill), [])
     blobs = _suppress(sorted(blobs, key=lambda r: -cv2.contourArea(r.contour)), [])
@@ -105,6 +105,22 @@ HOLDS_MORE = 1.25  # a blob round a lone card must be this much bigger to hold m
 
 
 MIN_SOLIDITY = 0.75  # cards, fanned or not, fill most of their hull; bright table seen through gaps does not
+
+
+TABLE_EDGE_SHARE = 0.5  # a blob running along this share of a frame side is pale table, not cards
+
+
+def _frame_edge_share(region: Region, shape: tuple[int, ...]) -> float:
+    """The longest share of a frame side the region runs along. A brightness cut through
+    pale table runs out of the frame along much of a side; a card or hand cut off by the
+    frame meets it along less than half of one."""
+    x, y, w, h = cv2.boundingRect(region.contour)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [region.contour - np.array([x, y], np.int32)], -1, 1, -1)
+    rows, cols = shape[:2]
+    runs = [inside[0].sum() / cols if y == 0 else 0.0, inside[-1].sum() / cols if y + h == rows else 0.0,
+            inside[:, 0].sum() / rows if x == 0 else 0.0, inside[:, -1].sum() / rows if x + w == cols else 0.0]
+    return float(max(runs))
 
 
 def _solidity(region: Region) -> float:
