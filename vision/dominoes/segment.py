@@ -19,6 +19,7 @@ MIN_SHORT_PX = 20  # a tile narrower than this cannot show its pips readably
 CHROMA_STEP = 0.04  # change in r,g,b share that is a different material, not light
 BRIGHTER = 1.2  # light ratio above which a pixel is something paler than the table
 DARKER = 0.42  # below this it is darker than any drop shadow we expect
+_ACROSS_DIVIDER = np.ones((1, 5), np.uint8)  # along a tile lying level: spans a divider
 UNSEEN_SHARE = 0.3  # an outlined region the colour test saw less of is added whole
 
 
@@ -247,7 +248,10 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     # face is lit evenly but for glare, which only brightens. When glare has made the
     # body's colour hard to pin down, going by colour alone is the safer choice.
     darker = ((body[0] - lab[..., 0]) > max(10.0, 0.2 * body[0])).astype(np.uint8) * 255
-    for body_mask in (alike & ~darker, alike):
+    # Last, the body bridged across its divider: painted nearly edge to edge, a
+    # divider parts the body in two, neither of which fills the middle.
+    bridged = cv2.morphologyEx(alike & ~darker, cv2.MORPH_CLOSE, _ACROSS_DIVIDER)
+    for body_mask in (alike & ~darker, alike, bridged):
         body_mask = cv2.morphologyEx(body_mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
         # The body is the region filling the middle (its very centre is the divider).
