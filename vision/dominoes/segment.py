@@ -70,8 +70,8 @@ def _enclosed(small: np.ndarray, seen: np.ndarray) -> np.ndarray:
     # Light and blue-yellow (ivory on white differs mostly there); YCrCb is cheap.
     ycc = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), (5, 5), 1.0)
     edges = cv2.Canny(ycc[..., 0], 20, 50) | cv2.Canny(ycc[..., 2], 6, 15)
-    ring = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    regions = cv2.erode(fill_holes(ring), np.ones((3, 3), np.uint8))
+    ring = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+    regions = cv2.erode(fill_holes(ring), np.ones((5, 5), np.uint8))
     # Wood grain and a cloth's weave ring only thin slivers, which would cling to tiles.
     regions = cv2.morphologyEx(regions, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     count, labels = cv2.connectedComponents(regions, connectivity=4)
