@@ -19,7 +19,7 @@ from vision.image_io import load_bgr
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 # Tiles read right per gap scene group when the scenes were added (of how many).
-FLOORS = {"lone": (3, 4), "small": (15, 16), "cloth": (6, 12), "steep": (5, 6)}
+FLOORS = {"lone": (3, 4), "small": (15, 16), "cloth": (8, 12), "steep": (5, 6)}
 
 
 def _inside(point, box) -> bool:
@@ -92,7 +92,7 @@ def test_a_lone_tile_with_its_divider_showing_is_read(tile, style, background, s
 def test_two_touching_dice_in_line_are_not_taken_for_a_tile():
     """Two dice side by side, squarely in line, are a 2:1 blob with pips in two
     squares; the seam between them runs out to both edges, a divider does not.
-    Measured on 80 such renders: 2 read as a tile; here at most 1 of 20."""
+    Measured on 80 such renders: 3 read as a tile; here at most 1 of 20."""
     from vision.render.scene import DIE_STYLES, SceneDie, draw_die, finish, table
 
     rng = np.random.default_rng(21)
