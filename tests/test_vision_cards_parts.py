@@ -1,0 +1,45 @@
+"""Small parts of the card reader: telling pale table from a hand, and parting a rank
+from the suit symbol that blur has joined to it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.cards import fan
+from vision.cards.find import Region, _frame_edge_share
+
+
+def _region(x0: int, y0: int, x1: int, y1: int) -> Region:
+    contour = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.int32)
+    return Region(contour, cv2.minAreaRect(contour), 1.0, 130)
+
+
+def test_a_region_running_along_a_frame_side_is_measured_by_how_far():
+    shape = (320, 320)
+    assert _frame_edge_share(_region(100, 0, 319, 319), shape) == 1.0  # a whole side: table
+    assert _frame_edge_share(_region(100, 100, 200, 250), shape) == 0.0  # clear of the edges
+    assert abs(_frame_edge_share(_region(0, 100, 60, 179), shape) - 0.25) < 0.01  # a card cut off
+
+
+def _column_patch(gap: bool) -> np.ndarray:
+    ink = np.zeros((fan.PATCH, fan.PATCH), np.uint8)
+    middle = fan.PATCH // 2
+    ink[middle - 20 : middle + 18, middle - 4 : middle + 4] = 1  # rank and suit as one bar
+    if gap:
+        ink[middle - 1 : middle + 1] = 0
+    return ink
+
+
+def test_a_rank_run_into_its_suit_is_cut_apart_across_the_middle():
+    ink = _column_patch(gap=False)
+    assert fan._part_rank_from_suit(ink)
+    n, _ = cv2.connectedComponents(ink)
+    assert n - 1 == 2
+
+
+def test_a_rank_apart_from_its_suit_is_left_as_it_is():
+    ink = _column_patch(gap=True)
+    before = ink.copy()
+    assert not fan._part_rank_from_suit(ink)
+    assert (ink == before).all()
