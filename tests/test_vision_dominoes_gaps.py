@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from vision.dominoes import read_dominoes, render
 from vision.dominoes.layout import ALL_TILES, tile_key
 from vision.image_io import load_bgr
+from vision.types import TableRead
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -107,3 +109,15 @@ def test_two_touching_dice_in_line_are_not_taken_for_a_tile():
                                    face, pips), rng)
         taken += len(read_dominoes(finish(img, rng), None).dominoes)
     assert taken <= 1
+
+
+def test_a_bare_marbled_table_holds_no_tile():
+    """The edge rings that find white tiles on a white cloth mean nothing on a busy
+    table, where every pale patch is ringed: a bare marbled table gives no result."""
+    rng = np.random.default_rng(11)
+    for _ in range(10):
+        veins = cv2.resize(cv2.GaussianBlur(rng.normal(0, 1, (120, 160)).astype(np.float32),
+                                            (0, 0), 2), (1280, 960))
+        scene = np.float32([205, 205, 200]) + 25 * np.sin(veins * 6)[..., None]
+        frame = render.finish_photo(np.clip(scene, 0, 255).astype(np.float32), rng)
+        assert read_dominoes(frame, None) == TableRead()

@@ -20,6 +20,7 @@ CHROMA_STEP = 0.04  # change in r,g,b share that is a different material, not li
 BRIGHTER = 1.2  # light ratio above which a pixel is something paler than the table
 DARKER = 0.42  # below this it is darker than any drop shadow we expect
 _ACROSS_DIVIDER = np.ones((1, 5), np.uint8)  # along a tile lying level: spans a divider
+BUSY_TABLE = 0.03  # share of bare table on edge lines above which rings mean nothing
 UNSEEN_SHARE = 0.3  # an outlined region the colour test saw less of is added whole
 
 
@@ -70,6 +71,14 @@ def _enclosed(small: np.ndarray, seen: np.ndarray) -> np.ndarray:
     # Light and blue-yellow (ivory on white differs mostly there); YCrCb is cheap.
     ycc = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), (5, 5), 1.0)
     edges = cv2.Canny(ycc[..., 0], 20, 50) | cv2.Canny(ycc[..., 2], 6, 15)
+    # Only a smooth table says anything by its rings: on marble or a patterned cloth
+    # every patch is ringed, and tile-shaped ones would pass for backs.
+    # Judged cell by cell, by the typical cell: the tiles themselves are edgy too.
+    h, w = edges.shape
+    cells = cv2.resize((edges > 0).astype(np.float32), (max(1, w // 16), max(1, h // 16)),
+                       interpolation=cv2.INTER_AREA)
+    if float(np.median(cells)) > BUSY_TABLE:
+        return np.zeros_like(seen)
     ring = cv2.dilate(edges, np.ones((5, 5), np.uint8))
     regions = cv2.erode(fill_holes(ring), np.ones((5, 5), np.uint8))
     # Wood grain and a cloth's weave ring only thin slivers, which would cling to tiles.
