@@ -23,6 +23,8 @@ TILE_ASPECT = (1.65, 2.4)
 MIN_FILL = 0.84
 LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cling on
 LOOSE_FILL = 0.7
+NO_SEAM = "two tiles side by side without a visible seam: cannot tell which way they lie"
+CRISP_OUTLINE = 0.3  # share of an unread outline that edge lines must run along
 RAGGED_FILL = 0.45  # two touching tiles with their sides and shadows: tightened first
 _CANONICAL = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
 
@@ -61,7 +63,25 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     for outline in squares:
         if _near(outline.short / 2, typical):
             found.extend(_read_square(work, outline.rect))
+    # A back, or a pair without a seam, shows no marks to prove it is a tile: it must
+    # at least have a crisp outline, which a tile-shaped patch of blotchy or unevenly
+    # lit table has not.
+    found = [(c, read) for c, read in found
+             if not (read.face_down or read.reason == NO_SEAM) or _crisp(work, c)]
     return _as_table_read(found, 1.0 / scale)
+
+
+def _crisp(frame, corners) -> bool:
+    """Whether edge lines run along most of the outline (a tile's edge, its shadow)."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)) - 4, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)) + 5, [w, h]).astype(int)
+    grey = cv2.GaussianBlur(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
+    near = cv2.dilate(cv2.Canny(grey, 20, 50), np.ones((5, 5), np.uint8))
+    steps = np.linspace(0, 1, 20, endpoint=False)[:, None]
+    points = np.vstack([a + (b - a) * steps for a, b in zip(corners, np.roll(corners, -1, axis=0))])
+    points = np.clip(np.round(points - [x0, y0]).astype(int), 0, [x1 - x0 - 1, y1 - y0 - 1])
+    return float((near[points[:, 1], points[:, 0]] > 0).mean()) >= CRISP_OUTLINE
 
 
 def _undivided(read: face.FaceRead) -> face.FaceRead:
@@ -201,8 +221,7 @@ def _read_square(frame, rect):
     halves = pairs.split_side_by_side(frame, _corners(rect))
     if halves is None:
         corners = cv2.boxPoints(rect).astype(np.float32)
-        return [(corners, face.FaceRead(None, False, "two tiles side by side without a "
-                                        "visible seam: cannot tell which way they lie", 0.0))]
+        return [(corners, face.FaceRead(None, False, NO_SEAM, 0.0))]
     return [r for half in halves for r in _read_tight(frame, half, 1.0)]
 
 
