@@ -65,7 +65,7 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     blobs = _blobs(marks, zone, threshold)
     seam = divider >= DIVIDER_MIN and _reaches_the_edges(marks if by_colour >= by_light else lines)
     divided = divider >= DIVIDER_MIN and not seam
-    if not divided and strongest < 2.5 * FLOOR:
+    if not divided and strongest < 2.5 * FLOOR and not _pip_patterns(blobs):
         return FaceRead(None, True, "", 0.6)  # a plain back under a patch of glare
     if isinstance(blobs, str):
         return FaceRead(None, False, blobs, 0.0) if divided else NOT_A_TILE
@@ -90,6 +90,19 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     confidence = min(fits) * contrast * (1.0 if divided else 0.7)
     return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided, seam,
                     len(blobs))
+
+
+def _pip_patterns(blobs) -> bool:
+    """Whether faint marks are still pips: two or more, on both halves in their
+    numbers' patterns (a small tile's pips blur faint; glare on a back is one spot)."""
+    if isinstance(blobs, str) or len(blobs) < 2:
+        return False
+    for side in (0, 1):
+        centre = np.array([S * (side + 0.5), S * 0.5], np.float32)
+        mine = [b for b in blobs if (b[0] >= S) == bool(side)]
+        if _match(np.array(mine, np.float32).reshape(-1, 2) - centre)[0] is None:
+            return False
+    return True
 
 
 def mark_strength(tile_bgr: np.ndarray) -> np.ndarray:
