@@ -91,18 +91,9 @@ def tile_texture(halves: tuple[int, int] | None, style: TileStyle, rng: np.rando
 def _draw_face(img: np.ndarray, halves: tuple[int, int], style: TileStyle, shape: TileShape,
                rng) -> None:
     s = TEX_SHORT
-    body = np.array(style.body, np.float32)
-    dark = body * 0.45
-    top, bottom = int(shape.divider_inset * s), int((1 - shape.divider_inset) * s)
-    width = max(2, int(shape.divider_width * s))
-    if shape.divider_width <= 0:
-        pass  # worn off or lost under glare: no divider to be seen
-    elif style.painted_divider and style.pips:
-        cv2.line(img, (s, top), (s, bottom), style.pips, width, cv2.LINE_AA)
-    else:  # a groove: shaded on the side away from the light, caught on the other
-        cv2.line(img, (s - 1, top), (s - 1, bottom), tuple(dark.tolist()), width, cv2.LINE_AA)
-        cv2.line(img, (s + width // 2 + 1, top), (s + width // 2 + 1, bottom),
-                 tuple(np.minimum(body * 1.15, 255).tolist()), 1, cv2.LINE_AA)
+    dark = np.array(style.body, np.float32) * 0.45
+    if shape.divider_width > 0:  # 0: worn off or lost under glare, none to be seen
+        _draw_divider(img, style, shape, dark)
     pip_r = shape.pip_radius * s * rng.uniform(0.95, 1.05)
     for side, value in enumerate(halves):
         colour = np.array(style.pips or RAINBOW_PIPS.get(value, (0, 0, 0)), np.float32)
@@ -114,6 +105,19 @@ def _draw_face(img: np.ndarray, halves: tuple[int, int], style: TileStyle, shape
         cv2.circle(img, c, int(0.07 * s), (40, 120, 170), -1, cv2.LINE_AA)
         cv2.circle(img, c, int(0.05 * s), (90, 190, 230), -1, cv2.LINE_AA)
         cv2.circle(img, (c[0] - 2, c[1] - 2), int(0.02 * s), (200, 240, 250), -1, cv2.LINE_AA)
+
+
+def _draw_divider(img: np.ndarray, style: TileStyle, shape: TileShape, dark: np.ndarray) -> None:
+    s = TEX_SHORT
+    body = np.array(style.body, np.float32)
+    top, bottom = int(shape.divider_inset * s), int((1 - shape.divider_inset) * s)
+    width = max(2, int(shape.divider_width * s))
+    if style.painted_divider and style.pips:
+        cv2.line(img, (s, top), (s, bottom), style.pips, width, cv2.LINE_AA)
+    else:  # a groove: shaded on the side away from the light, caught on the other
+        cv2.line(img, (s - 1, top), (s - 1, bottom), tuple(dark.tolist()), width, cv2.LINE_AA)
+        cv2.line(img, (s + width // 2 + 1, top), (s + width // 2 + 1, bottom),
+                 tuple(np.minimum(body * 1.15, 255).tolist()), 1, cv2.LINE_AA)
 
 
 def _drill_pip(img, centre, radius, colour, rim) -> None:
