@@ -37,13 +37,11 @@ def _box(points: np.ndarray) -> tuple[float, float, float, float]:
     return (float(x0), float(y0), float(x1), float(y1))
 
 
-def _suit(index_suits: list[str | None], pip_suit: str | None, court: bool) -> str | None:
-    """The big pips decide where there are any, and the small index symbols may only agree:
-    where the pips are in doubt, the index symbols (a quarter their size) are no better.
-    Court cards have no pips, so both index symbols must be legible and alike."""
-    if not court:
-        return pip_suit if pip_suit is not None and set(index_suits) - {None} <= {pip_suit} else None
-    return index_suits[0] if index_suits[0] is not None and len(index_suits) == 2 and len(set(index_suits)) == 1 else None
+def _suit(index_suits: list[str | None], pip_suit: str | None) -> str | None:
+    """The big pips decide, and the small index symbols may only agree. Without pips (court
+    cards) no suit is named: on renders, 1 in 5 court cards whose two index symbols agreed
+    agreed on the wrong suit (a blurred small heart looks like a diamond)."""
+    return pip_suit if pip_suit is not None and set(index_suits) - {None} <= {pip_suit} else None
 
 
 def upright_card(frame_bgr: np.ndarray, region: Region) -> np.ndarray:
@@ -67,8 +65,7 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     rank, score, reason = index.decide_rank(reads, index.middle_allows(card, ink, pips))
     if rank is None:
         return Unreadable("card", centre, reason, box)
-    court = rank in ("J", "Q", "K")
-    suit = _suit([r.suit for r in reads], None if court else index.pip_suit(pips), court)
+    suit = None if rank in ("J", "Q", "K") else _suit([r.suit for r in reads], index.pip_suit(pips))
     both = all(r.ranks for r in reads)
     confidence = min(1.0, score) * (1.0 if both else 0.8)
     return Card(rank, suit, centre, box, _angle(corners), round(confidence, 3))
