@@ -32,10 +32,14 @@ def die_blobs(frame_bgr: np.ndarray, area_mask: np.ndarray | None, die_px: float
     mask = foreground(frame_bgr)
     if area_mask is not None:
         mask &= cv2.resize(area_mask, mask.shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # Every outer outline, also those lying inside another thing's outline: a dice tray's
+    # rim is one big ring around everything on the tray.
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     low, high = (0.6 * die_px, 2.4 * die_px) if die_px else (20.0, 130.0)
     found = []
-    for contour in contours:
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if hierarchy is not None else []):
+        if parent >= 0:
+            continue  # a hole
         (_, _), (w, h), _ = cv2.minAreaRect(contour)
         side = 2 * max(w, h)
         if low <= side <= high and min(w, h) > 0.5 * max(w, h):

@@ -8,7 +8,9 @@ die. 6 and 9 carry an underline or a dot. Run `python -m vision.d10.render`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -129,18 +131,40 @@ def render_die(value: int, size: float, spin: float, colour, font: fonts.FontSpe
     return sprite, alpha
 
 
-def render_scene(rng: np.random.Generator, values: list[int]) -> tuple[np.ndarray, dict]:
+@dataclass(frozen=True)
+class Style:
+    """What varies between rendered dice: the fixtures use a few fonts and the common
+    colours; the network's training renders vary far more (vision.d10.train)."""
+
+    fonts: tuple[fonts.FontSpec, ...]
+    colour: Callable[[np.random.Generator], tuple]  # (body, ink) in BGR
+    sizes: tuple[float, float]  # die width range in pixels
+    marker: Callable[[np.random.Generator], str]  # "underline", "dot" or "none" for a scene's 6 and 9
+    finish: Callable[[np.ndarray, np.ndarray, np.random.Generator], None] | None = None  # (sprite, alpha, rng): marbling, glare
+
+
+FIXTURE_STYLE = Style(
+    fonts=tuple(FIXTURE_FONTS),
+    colour=lambda rng: COLOURS[int(rng.integers(len(COLOURS)))],
+    sizes=(42.0, 90.0),  # a phone 40 cm above the table sees a d10 ~45 px across
+    marker=lambda rng: "underline" if rng.random() < 0.7 else "dot",
+)
+
+
+def render_scene(rng: np.random.Generator, values: list[int], style: Style = FIXTURE_STYLE) -> tuple[np.ndarray, dict]:
     size = 640
     scene = camera_look.table_background(rng, size, str(rng.choice(list(camera_look.BACKGROUNDS))))
-    faces = fonts.available(FIXTURE_FONTS)
+    faces = fonts.available(list(style.fonts))
     font = faces[int(rng.integers(len(faces)))]
-    marker = "underline" if rng.random() < 0.7 else "dot"
+    marker = style.marker(rng)
     taken = np.zeros((size, size), np.uint8)
     placed = []
     for value in values:
-        colour = COLOURS[int(rng.integers(len(COLOURS)))]
-        die = rng.uniform(42, 90)  # a phone 40 cm above the table sees a d10 ~45 px across
+        colour = style.colour(rng)
+        die = rng.uniform(*style.sizes)
         sprite, alpha = render_die(value, die, rng.uniform(0, 360), colour, font, marker, rng, 128)
+        if style.finish is not None:
+            style.finish(sprite, alpha, rng)
         for _ in range(200):
             x, y = rng.uniform(70, size - 70 - 128, 2).astype(int)
             spot = np.zeros_like(taken)
@@ -155,13 +179,14 @@ def render_scene(rng: np.random.Generator, values: list[int]) -> tuple[np.ndarra
         ys, xs = np.nonzero(alpha)
         placed.append((value, np.array([[xs.min() + x, ys.min() + y], [xs.max() + x, ys.max() + y]], np.float32)))
     image, tilt = camera_look.photograph(scene, rng)
-    label = {"width": size, "height": size, "dice": [], "cards": [], "face_down": [], "font": font.name, "d10": [
+    label = {"width": size, "height": size, "dice": [], "cards": [], "face_down": [], "font": font.name,
+             "marker": marker, "d10": [
         {"value": value, "box": camera_look.box_after(np.array([c[0], [c[1][0], c[0][1]], c[1], [c[0][0], c[1][1]]]), tilt)}
         for value, c in placed]}
     return image, label
 
 
-def scenes(count: int, seed: int):
+def scenes(count: int, seed: int, style: Style = FIXTURE_STYLE):
     """`count` scenes of two to five dice that between them show every value several times."""
     rng = np.random.default_rng(seed)
     pool = list(range(10)) * 6
@@ -169,7 +194,7 @@ def scenes(count: int, seed: int):
     for _ in range(count):
         take = int(rng.integers(2, 6))
         values, pool = pool[:take], pool[take:] or list(range(10))
-        yield render_scene(rng, values)
+        yield render_scene(rng, values, style)
 
 
 if __name__ == "__main__":

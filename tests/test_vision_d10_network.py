@@ -1,0 +1,121 @@
+"""The d10 reader's parts: the die's pose from its outline, the face patch, the network's
+input and answer, the rule that turns an answer into a read, and the training script."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards.camera_look import paste, table_background
+from vision.d10 import classifier, render, train
+from vision.d10.find import die_blobs
+from vision.d10.patch import PATCH, face_patch, network_input, outline_pose
+from vision.d10.read import judge
+from vision.dice.tinycnn import TinyCNN
+from vision.types import D10, Unreadable
+
+
+def _ellipse_contour(angle: float, long: float, short: float, centre=(100.0, 80.0)) -> np.ndarray:
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.ellipse(mask, (int(centre[0]), int(centre[1])), (int(long / 2), int(short / 2)), angle, 0, 360, 1, -1)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return contours[0]
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 75.0, 120.0, 160.0])
+def test_outline_pose_finds_the_long_axis_and_its_length(angle):
+    (cx, cy), found, length, ratio = outline_pose(_ellipse_contour(angle, 80, 60))
+    assert abs(cx - 100) < 1 and abs(cy - 80) < 1
+    assert abs((found - angle + 90) % 180 - 90) < 2
+    assert 78 <= length <= 84
+    assert ratio == pytest.approx(80 / 60, rel=0.05)
+
+
+def _die_scene(value: int, spin: float, marker: str = "dot") -> np.ndarray:
+    rng = np.random.default_rng(3)
+    faces = render.fonts.available(render.FIXTURE_FONTS)
+    sprite, alpha = render.render_die(value, 70, spin, render.COLOURS[0], faces[1], marker, rng, 128)
+    scene = table_background(rng, 256, "felt")
+    paste(scene, sprite, alpha, np.array([[1, 0, 64], [0, 1, 64], [0, 0, 1]], np.float64))
+    return scene
+
+
+def _patch_of(scene: np.ndarray) -> np.ndarray:
+    contour = max(die_blobs(scene, None, None), key=cv2.contourArea)
+    centre, angle, length, _ = outline_pose(contour)
+    return face_patch(scene, centre, angle, length)
+
+
+def test_the_face_patch_shows_the_number_the_same_way_at_any_spin_up_to_a_half_turn():
+    upright = _patch_of(_die_scene(4, 0)).astype(np.float32)
+    for spin in (37.0, 90.0, 211.0):
+        patch = _patch_of(_die_scene(4, spin)).astype(np.float32)
+        assert patch.shape == (PATCH, PATCH, 3)
+        best = max(np.corrcoef(upright.ravel(), p.ravel())[0, 1] for p in (patch, patch[::-1, ::-1]))
+        assert best > 0.8, spin
+
+
+def test_network_input_is_the_same_for_light_ink_on_dark_and_dark_ink_on_light():
+    glyph = np.zeros((PATCH, PATCH), np.uint8)
+    cv2.putText(glyph, "7", (9, 25), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 1, 2)
+    dark_on_light = np.where(glyph[..., None] > 0, 20, 230).astype(np.uint8).repeat(3, axis=2)
+    light_on_dark = 250 - dark_on_light
+    a, b = network_input(np.stack([dark_on_light, light_on_dark]))
+    assert a.shape == (PATCH, PATCH, 2)
+    assert np.abs(a - b).max() < 0.15
+    assert a[..., 1][glyph > 0].mean() > 1.0 > a[..., 1][glyph == 0].mean()  # ink is positive
+
+
+def test_probabilities_hold_either_way_up_and_sum_to_one():
+    patch = _patch_of(_die_scene(7, 20))
+    p = classifier.probabilities(np.stack([patch, patch[::-1, ::-1]]))
+    assert p.shape == (2, classifier.CLASSES)
+    assert np.allclose(p.sum(axis=1), 1, atol=1e-4)
+    assert np.allclose(p[0], p[1], atol=1e-5)
+    assert classifier.probabilities(np.zeros((0, PATCH, PATCH, 3), np.uint8)).shape == (0, classifier.CLASSES)
+
+
+def test_the_shipped_networks_are_small():
+    paths = sorted(classifier.MODEL_PATH.parent.glob("d10_cnn*.npz"))
+    assert len(paths) == len(classifier.shipped_networks()) >= 1
+    assert sum(p.stat().st_size for p in paths) < 200_000
+
+
+def _answer(classes: dict[int, float]) -> np.ndarray:
+    p = np.zeros(classifier.CLASSES)
+    for cls, value in classes.items():
+        p[cls] = value
+    return p
+
+
+NOT, UNMARKED = classifier.NOT_D10, classifier.UNMARKED
+
+
+def test_judge_reads_only_a_confident_number():
+    centre, box = (10.0, 20.0), (0.0, 0.0, 20.0, 40.0)
+    assert judge(_answer({3: 0.97, NOT: 0.03}), centre, box) == D10(3, centre, box, 0.97)
+    unclear = judge(_answer({3: 0.6, 8: 0.395, NOT: 0.005}), centre, box)
+    assert isinstance(unclear, Unreadable) and unclear.reason.startswith("number unclear (best 3")
+    assert judge(_answer({3: 0.6, 8: 0.35, NOT: 0.05}), centre, box) is None  # maybe no d10: no re-roll
+    unmarked = judge(_answer({UNMARKED: 0.7, 6: 0.2, 9: 0.1}), centre, box)
+    assert isinstance(unmarked, Unreadable) and unmarked.reason == "6 or 9: no underline or dot seen"
+    assert judge(_answer({1: 0.5, NOT: 0.5}), centre, box) is None
+    assert judge(_answer({NOT: 1.0}), centre, box) is None
+
+
+def test_training_runs_end_to_end_and_writes_a_loadable_network(tmp_path, capsys):
+    out = tmp_path / "net.npz"
+    assert train.main(["--scenes", "2", "--others", "1", "--epochs", "1", "-o", str(out)]) == 0
+    net = TinyCNN.load(out)
+    x = np.zeros((1, PATCH, PATCH, classifier.INPUT_CHANNELS), np.float32)
+    assert net.probabilities(x).shape == (1, classifier.CLASSES)
+    assert "training accuracy" in capsys.readouterr().out
+
+
+def test_training_examples_are_labelled_from_the_render():
+    patches, classes = train.d10_examples(2, seed=1)
+    assert len(patches) == len(classes) > 0
+    assert all(p.shape == (PATCH, PATCH, 3) for p in patches)
+    assert set(classes) <= set(range(classifier.CLASSES))
+    assert sum(c < 10 for c in classes) >= train.JITTERS * 2  # every scene has two or more dice
