@@ -21,6 +21,14 @@ def test_dice_seen_on_a_tile_or_a_card_belong_to_it():
     assert resolved.dominoes == read.dominoes and resolved.cards == read.cards
 
 
+def test_dice_seen_on_a_tile_that_could_not_be_read_belong_to_it():
+    tile = Unreadable("domino", (60, 60), "pips but no divider", (20, 30, 100, 90))
+    read = TableRead(dice=(die(3, 50, 50), die(5, 300, 300)), unreadable=(tile,))
+    resolved = resolve_overlaps(read)
+    assert [d.value for d in resolved.dice] == [5]
+    assert resolved.unreadable == (tile,)
+
+
 def test_a_die_read_as_both_kinds_keeps_the_confident_read_or_none():
     sure_d6 = resolve_overlaps(TableRead(dice=(die(4, 100, 100, 0.98),),
                                          d10=(D10(7, (101, 99), (90, 90, 110, 110), 0.55),)))

@@ -47,9 +47,10 @@ def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) 
 def resolve_overlaps(read: TableRead) -> TableRead:
     """Objects claimed by two readers. A domino half or a card's pips can look like a
     die face, so a die (or an unreadable die) centred on a tile or a card is part of
-    that tile or card. A die and a d10 on the same spot are one object: the more
+    that tile or card, also when the tile or card itself could not be read. A die and a d10 on the same spot are one object: the more
     confident read stands, and if neither is sure it is reported unreadable."""
-    flat = [*(t.box for t in read.dominoes), *(c.box for c in read.cards), *(f.box for f in read.face_down)]
+    flat = [*(t.box for t in read.dominoes), *(c.box for c in read.cards), *(f.box for f in read.face_down),
+            *(u.box for u in read.unreadable if u.kind in ("domino", "card") and u.box is not None)]
     dice = [d for d in read.dice if not any(_inside(d.center, box) for box in flat)]
     d10 = list(read.d10)
     unreadable = [u for u in read.unreadable
