@@ -17,7 +17,7 @@ import numpy as np
 from vision.cards import index
 from vision.cards.colour import low_high
 from vision.cards.find import Region
-from vision.cards.glyphs import best_match, label_scores
+from vision.cards.glyphs import best_match, best_of, label_scores
 from vision.cards.rank_net import rank_crop, rank_probabilities
 from vision.types import Card, Unreadable
 
@@ -33,7 +33,9 @@ PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
 TWIN_ANGLE = 30.0  # two reads of one card's two indices face opposite ways within this many degrees
 TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated extent
-MERGED_ELONGATION = 1.6  # a blob this many times longer than wide may be a rank and suit run together
+# A rank and its suit run together make a blob about 2.7 times longer than wide (rank
+# 0.07, gap 0.015 and suit 0.05 card lengths long, some 0.05 wide); a blob under 2 is not one.
+MERGED_ELONGATION = 2.0
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
@@ -175,13 +177,13 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     rank_height = float(np.ptp(np.flatnonzero(rank_mask.any(axis=1)))) + 1
     if rank_height < RANK_OVER_SUIT * (float(np.ptp(np.flatnonzero(suit_mask.any(axis=1)))) + 1):
         return None  # indices print the rank taller than the suit; two pips are alike
-    scores = label_scores(rank_mask, index.RANKS)
-    rank, score, margin = best_match(rank_mask, index.RANKS)
-    if rank is None or max(label_scores(rank_mask, index.SUITS).values(), default=0.0) >= score:
-        return None  # a pip over a pip, not a rank over a suit
     colour = index.ink_colour(patch, rank_mask)
     if colour is None or index.ink_colour(patch, suit_mask) != colour:
         return None  # an index is printed in one colour, red or black
+    scores = label_scores(rank_mask, index.RANKS)
+    rank, score, margin = best_of(scores)
+    if rank is None or max(label_scores(rank_mask, index.SUITS).values(), default=0.0) >= score:
+        return None  # a pip over a pip, not a rank over a suit
     crop = rank_crop(patch, rank_mask)
     if crop is None:
         return None
@@ -205,8 +207,8 @@ def _pairs(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
 
 
 def _merged(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
-    """The same for single blobs long enough to be a rank and its suit run together
-    (blur joins them when they are printed close), either way along their long axis."""
+    """The same for single blobs shaped like a rank and its suit run together (blur joins
+    them when they are printed close), either way along their long axis."""
     found = []
     for blob in blobs:
         x0, y0 = max(0, int(blob.centre[0] - blob.size)), max(0, int(blob.centre[1] - blob.size))

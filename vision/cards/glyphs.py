@@ -70,7 +70,12 @@ def label_scores(mask: np.ndarray, allowed: tuple[str, ...]) -> dict[str, float]
 def best_match(mask: np.ndarray, allowed: tuple[str, ...]) -> tuple[str | None, float, float]:
     """(label, score, margin): margin is how far the best label is ahead of the runner-up,
     which is what makes a read certain."""
-    ranked = sorted(label_scores(mask, allowed).items(), key=lambda kv: -kv[1])
+    return best_of(label_scores(mask, allowed))
+
+
+def best_of(scores: dict[str, float]) -> tuple[str | None, float, float]:
+    """best_match from scores already made by label_scores."""
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     if not ranked:
         return None, 0.0, 0.0
     runner_up = ranked[1][1] if len(ranked) > 1 else -1.0
