@@ -30,6 +30,8 @@ def register(subparsers) -> None:
     parser.add_argument("--dice-model", metavar="FILE", action="append",
                         help="score the dice reader alone with these weights (e.g. trained on the other "
                              "half); repeat for several networks")
+    parser.add_argument("--face-model", metavar="FILE", action="append",
+                        help="the same for the dice reader's face networks")
     parser.set_defaults(run=run)
 
 
@@ -60,8 +62,9 @@ def run(args) -> int:
     # Only the readers for what the labels hold: the figures (and ms per photo) are
     # those of the reader being scored, as on a table of that game.
     reader = partial(read_table, readers={kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS})
-    if args.dice_model:
-        reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model))
+    if args.dice_model or args.face_model:
+        reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model or ()),
+                         face_networks=tuple(_load_network(path) for path in args.face_model or ()))
     results = evaluate(directory, reader, split_names(list(labels), args.split))
     result = summary(results)
     if args.json:

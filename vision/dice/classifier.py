@@ -1,12 +1,14 @@
-"""The small learned part of the dice reader: which face is up on an upright patch,
-that no die is centred there at all (class 0), or that the die there does not lie
-flat and must not be read (class 7, learnt from rendered cocked and stacked dice).
+"""The learned part of the dice reader. Every network answers the same eight classes
+for an upright patch: no die is centred there (class 0), the face value 1-6, or a
+die that does not lie flat and must not be read (class 7, learnt from rendered
+cocked and stacked dice).
 
-The networks are vision.dice.tinycnn, weights in die_cnn*.npz beside this file
-(about 90 kB each), made by `python -m vision.dice.train` with different seeds.
-Averaging two networks' answers was measured to turn about a sixth of the held-out
-refusals into right reads (screening candidates with one network and judging the
-kept dice with both gained nothing: the two must agree on where the dice are)."""
+Two kinds, because finding and reading cost differently. The finders
+(die_cnn*.npz, 16x16 input) look at every candidate, about seven per die, so they
+are small and see little detail: enough to tell a die's centre from table, wall or
+the point between two dice. The face network (die_face*.npz, 24x24 input, four
+times wider) looks only at the dice found. All are vision.dice.tinycnn networks
+made by `python -m vision.dice.train`; weights sit beside this file."""
 
 from __future__ import annotations
 
@@ -18,21 +20,34 @@ import numpy as np
 from vision.dice.patches import PATCH, network_input
 from vision.dice.tinycnn import TinyCNN
 
-MODEL_PATH = Path(__file__).with_name("die_cnn.npz")  # the first network; die_cnn_2.npz... follow
+MODEL_PATH = Path(__file__).with_name("die_cnn.npz")  # the first finder network; die_cnn_2.npz... follow
+FACE_MODEL_PATH = Path(__file__).with_name("die_face.npz")  # the face network
 NOT_A_DIE = 0  # class index; classes 1..6 are the face values
 ODD_DIE = 7  # a die that cannot be read as lying flat: cocked, stacked
 CLASSES = 8
 INPUT_CHANNELS = 4
-WIDTHS = (16, 32, 48)
+WIDTHS = (16, 32, 48)  # finder networks: run on every candidate, so kept small
+FACE_WIDTHS = (32, 64, 96)  # face network: run on the found dice only
 
 
-def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0) -> TinyCNN:
-    return TinyCNN.create(INPUT_CHANNELS, widths, PATCH, CLASSES, seed=seed)
+def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0, side: int = PATCH) -> TinyCNN:
+    return TinyCNN.create(INPUT_CHANNELS, widths, side, CLASSES, seed=seed)
+
+
+def _shipped(first: Path) -> tuple[TinyCNN, ...]:
+    return tuple(TinyCNN.load(p) for p in sorted(first.parent.glob(first.stem + "*.npz")))
 
 
 @lru_cache(maxsize=1)
 def shipped_networks() -> tuple[TinyCNN, ...]:
-    return tuple(TinyCNN.load(p) for p in sorted(MODEL_PATH.parent.glob(MODEL_PATH.stem + "*.npz")))
+    """The finder networks: where the dice are."""
+    return _shipped(MODEL_PATH)
+
+
+@lru_cache(maxsize=1)
+def shipped_face_networks() -> tuple[TinyCNN, ...]:
+    """The face networks: which face is up on a found die."""
+    return _shipped(FACE_MODEL_PATH)
 
 
 def face_probabilities(patches_bgr: np.ndarray, networks: tuple[TinyCNN, ...] | None = None) -> np.ndarray:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-PATCH = 24
+PATCH = 24  # the face network's input side
+FIND_PATCH = 16  # the finder networks' input side: telling a die centre from table or wall needs no pip detail
 PATCH_SPAN = 1.05  # the patch covers this many die sides: the top face, little of the walls
 
 
@@ -35,25 +36,43 @@ class SquareAngles:
         self._im = cv2.integral((2 * re2 * im2) / mag3, sdepth=cv2.CV_64F)
         self._h, self._w = half.shape
 
-    def at(self, x: float, y: float, size: float) -> float:
-        half = size / 4.0
-        x0, x1 = int(np.clip(x / 2 - half, 0, self._w)), int(np.clip(x / 2 + half + 1, 0, self._w))
-        y0, y1 = int(np.clip(y / 2 - half, 0, self._h)), int(np.clip(y / 2 + half + 1, 0, self._h))
+    def at(self, x, y, size):
+        """Angles at window centres (x, y) of side `size`: scalars, or arrays of them
+        (a frame's candidates at once: one call instead of a hundred)."""
+        half = np.asarray(size, np.float64) / 4.0
+        x, y = np.asarray(x, np.float64) / 2.0, np.asarray(y, np.float64) / 2.0
+        x0, x1 = (np.clip(v, 0, self._w).astype(np.intp) for v in (x - half, x + half + 1))
+        y0, y1 = (np.clip(v, 0, self._h).astype(np.intp) for v in (y - half, y + half + 1))
         re = self._re[y1, x1] - self._re[y0, x1] - self._re[y1, x0] + self._re[y0, x0]
         im = self._im[y1, x1] - self._im[y0, x1] - self._im[y1, x0] + self._im[y0, x0]
-        return float(np.degrees(np.arctan2(im, re)) / 4.0)
+        return np.degrees(np.arctan2(im, re)) / 4.0
 
 
 def upright_patch(frame_bgr: np.ndarray, angles: SquareAngles, center: tuple[float, float],
-                  side: float, turn: float = 0.0) -> tuple[np.ndarray, float]:
-    """PATCH x PATCH BGR patch around `center` rotated so the die is axis-aligned,
+                  side: float, turn: float = 0.0, size: int = PATCH) -> tuple[np.ndarray, float]:
+    """size x size BGR patch around `center` rotated so the die is axis-aligned,
     and the die's angle in degrees; `turn` (degrees) is added to the measured angle,
     for training on the angle errors the reader will make."""
     span = side * PATCH_SPAN
-    angle = angles.at(center[0], center[1], span * 1.45) + turn
-    scale = PATCH / span
+    angle = float(angles.at(center[0], center[1], span * 1.45)) + turn
+    return _cut(frame_bgr, center, span, angle, size), angle
+
+
+def upright_patches(frame_bgr: np.ndarray, angles: SquareAngles, centers: np.ndarray,
+                    sides: np.ndarray, size: int = PATCH) -> tuple[np.ndarray, np.ndarray]:
+    """upright_patch for (n, 2) centres and (n,) sides at once: (n, size, size, 3)
+    patches and (n,) angles."""
+    spans = np.asarray(sides, np.float64) * PATCH_SPAN
+    found = angles.at(centers[:, 0], centers[:, 1], spans * 1.45)
+    patches = [_cut(frame_bgr, (float(x), float(y)), float(s), float(a), size)
+               for (x, y), s, a in zip(centers, spans, found)]
+    return np.array(patches, np.uint8).reshape(-1, size, size, 3), found.astype(np.float32)
+
+
+def _cut(frame_bgr: np.ndarray, center: tuple[float, float], span: float, angle: float, size: int) -> np.ndarray:
+    scale = size / span
     matrix = cv2.getRotationMatrix2D(center, angle, scale)
-    matrix[:, 2] += (PATCH / 2.0 - center[0], PATCH / 2.0 - center[1])
+    matrix[:, 2] += (size / 2.0 - center[0], size / 2.0 - center[1])
     if scale < 0.8:  # shrinking a lot: smooth first so pips do not alias away
         look = int(round(span * 1.5)) + 4
         origin = np.array([center[0] - (look - 1) / 2.0, center[1] - (look - 1) / 2.0])
@@ -61,19 +80,18 @@ def upright_patch(frame_bgr: np.ndarray, angles: SquareAngles, center: tuple[flo
         matrix[:, 2] += matrix[:, :2] @ origin
     else:
         source = frame_bgr
-    patch = cv2.warpAffine(source, matrix, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return patch, angle
+    return cv2.warpAffine(source, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def network_input(patches_bgr: np.ndarray) -> np.ndarray:
-    """(n, PATCH, PATCH, 4) float32 for the network: L, a, b relative to the die's own
+    """(n, size, size, 4) float32 for the network: L, a, b relative to the die's own
     face colour (the median over the patch middle), and the colour distance from it.
     Relative to the face, a pip is "different" whether the die is white, black or
     red and whether its pips are darker or lighter."""
-    n = len(patches_bgr)
-    lab = cv2.cvtColor(patches_bgr.reshape(-1, PATCH, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = lab.reshape(n, PATCH, PATCH, 3)
-    q = PATCH // 4
+    n, size = len(patches_bgr), patches_bgr.shape[1]
+    lab = cv2.cvtColor(patches_bgr.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = lab.reshape(n, size, size, 3)
+    q = size // 4
     face = np.median(lab[:, q:-q, q:-q].reshape(n, -1, 3), axis=1)
     rel = (lab - face[:, None, None, :]) / np.array([60.0, 25.0, 25.0], np.float32)
     dist = np.sqrt((rel ** 2).sum(axis=3, keepdims=True))

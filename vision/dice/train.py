@@ -1,6 +1,8 @@
-"""Makes die_cnn.npz from labelled photos (labels.json in the dice-d6-photos format).
+"""Makes the dice reader's networks from labelled photos (labels.json in the
+dice-d6-photos format): a finder (die_cnn.npz) or, with --face, the face network
+(die_face.npz). Both learn from the same patches; they differ in size only.
 
-    python -m vision.dice.train PHOTO_DIR [--split even|odd|all] [-o FILE]
+    python -m vision.dice.train PHOTO_DIR [--face] [--split even|odd|all] [--seed N] [-o FILE]
 
 Training examples come from the same candidate search the reader runs, so the
 network learns exactly the places it must reject (tray walls, half dice, points
@@ -20,10 +22,12 @@ import cv2
 import numpy as np
 
 from vision.dice.candidates import find_candidates
-from vision.dice.classifier import CLASSES, MODEL_PATH, NOT_A_DIE, ODD_DIE, WIDTHS, new_network
+from vision.dice.classifier import (CLASSES, FACE_MODEL_PATH, FACE_WIDTHS, MODEL_PATH, NOT_A_DIE, ODD_DIE,
+                                    WIDTHS, new_network)
 from vision.dice.foreground import foreground_mask
-from vision.dice.patches import SquareAngles, network_input, upright_patch
+from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, network_input, upright_patch
 from vision.dice.tinycnn import train
+from vision.dice.torch_fit import fit
 from vision.evaluate import split_names
 from vision.image_io import load_bgr
 from vision.render.fixtures import SEED as FIXTURE_SEED
@@ -48,23 +52,24 @@ def _label_for(x: float, y: float, dice: list[dict]) -> int | None:
     return NOT_A_DIE
 
 
-def _jittered(frame: np.ndarray, field: SquareAngles, box: list[float], rng: np.random.Generator) -> list:
+def _jittered(frame: np.ndarray, field: SquareAngles, box: list[float], rng: np.random.Generator,
+              size: int) -> list:
     """JITTERS patches of a labelled die, each a little off-centre, off-size and
     off-angle, as the candidate search and the angle estimate will present it
     (the angle noise turned held-out wrong values into right ones or refusals)."""
     x0, y0, x1, y1 = box
-    size = (x1 - x0 + y1 - y0) / 2
+    extent = (x1 - x0 + y1 - y0) / 2
     out = []
     for _ in range(JITTERS):
-        side = size / BOX_PER_SIDE * rng.uniform(0.85, 1.2)
-        cx = (x0 + x1) / 2 + rng.normal(0, 0.05) * size
-        cy = (y0 + y1) / 2 + rng.normal(0, 0.05) * size
-        out.append(upright_patch(frame, field, (cx, cy), side, rng.uniform(-TURN_JITTER, TURN_JITTER))[0])
+        side = extent / BOX_PER_SIDE * rng.uniform(0.85, 1.2)
+        cx = (x0 + x1) / 2 + rng.normal(0, 0.05) * extent
+        cy = (y0 + y1) / 2 + rng.normal(0, 0.05) * extent
+        out.append(upright_patch(frame, field, (cx, cy), side, rng.uniform(-TURN_JITTER, TURN_JITTER), size)[0])
     return out
 
 
-def collect(photo_dir: Path, names: list[str], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Upright BGR patches and their classes from the named labelled photos."""
+def collect(photo_dir: Path, names: list[str], size: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Upright size x size BGR patches and their classes from the named labelled photos."""
     rng = np.random.default_rng(seed)
     labels = json.loads((photo_dir / "labels.json").read_text())
     patches, classes = [], []
@@ -81,19 +86,19 @@ def collect(photo_dir: Path, names: list[str], seed: int = 0) -> tuple[np.ndarra
             if cls == NOT_A_DIE:
                 negatives.append(c)
                 continue
-            patches.append(upright_patch(frame, field, (c.x, c.y), c.side)[0])
+            patches.append(upright_patch(frame, field, (c.x, c.y), c.side, size=size)[0])
             classes.append(cls)
         for i in rng.permutation(len(negatives))[:NEGATIVES_PER_PHOTO]:
             c = negatives[i]
-            patches.append(upright_patch(frame, field, (c.x, c.y), c.side)[0])
+            patches.append(upright_patch(frame, field, (c.x, c.y), c.side, size=size)[0])
             classes.append(NOT_A_DIE)
         for die in dice:
-            patches += _jittered(frame, field, die["box"], rng)
+            patches += _jittered(frame, field, die["box"], rng, size)
             classes += [int(die["value"])] * JITTERS
     return np.stack(patches), np.array(classes)
 
 
-def collect_rendered(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def collect_rendered(scenes: int, seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Patches from rendered scenes (a different seed from the shipped fixtures, which
     stay unseen): the only source of cocked and stacked dice (class ODD_DIE), and
     die styles the photos lack."""
@@ -105,12 +110,12 @@ def collect_rendered(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         boxes = [(d["box"], int(d["value"])) for d in label["dice"]]
         boxes += [(u["box"], ODD_DIE) for u in label["unreadable"]]
         for box, cls in boxes:
-            patches += _jittered(frame, field, box, rng)
+            patches += _jittered(frame, field, box, rng, size)
             classes += [cls] * JITTERS
         all_dice = [{"box": b, "value": 1} for b, _ in boxes]
         for c in find_candidates(foreground_mask(frame))[0]:
             if _label_for(c.x, c.y, all_dice) == NOT_A_DIE and rng.random() < 0.3:
-                patches.append(upright_patch(frame, field, (c.x, c.y), c.side)[0])
+                patches.append(upright_patch(frame, field, (c.x, c.y), c.side, size=size)[0])
                 classes.append(NOT_A_DIE)
     return np.stack(patches), np.array(classes)
 
@@ -133,27 +138,32 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train the dice face network.")
     parser.add_argument("photo_dir", type=Path)
     parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
-    parser.add_argument("-o", "--output", type=Path, default=MODEL_PATH)
+    parser.add_argument("--face", action="store_true", help="the face network rather than a finder")
+    parser.add_argument("-o", "--output", type=Path, help="default: the shipped file of that network")
     parser.add_argument("--epochs", type=int, default=40)
-    parser.add_argument("--widths", default=",".join(map(str, WIDTHS)), help="channels of the conv stages")
+    parser.add_argument("--widths", help="channels of the conv stages (default: the shipped network's)")
     parser.add_argument("--seed", type=int, default=0, help="initial weights and batch order")
     parser.add_argument("--rendered", type=int, default=RENDERED_SCENES, help="rendered scenes to add")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     names = split_names(list(json.loads((args.photo_dir / "labels.json").read_text())), args.split)
-    patches, y = collect(args.photo_dir, names)
+    size = PATCH if args.face else FIND_PATCH
+    patches, y = collect(args.photo_dir, names, size)
     if args.rendered:
-        more, more_y = collect_rendered(args.rendered, FIXTURE_SEED + 1)
+        more, more_y = collect_rendered(args.rendered, FIXTURE_SEED + 1, size)
         patches, y = np.concatenate([patches, more]), np.concatenate([y, more_y])
     print(f"{len(names)} photos + {args.rendered} rendered scenes, {len(y)} patches, "
           f"class counts {np.bincount(y, minlength=CLASSES).tolist()}", flush=True)
     x = network_input(patches)
-    widths = tuple(int(w) for w in args.widths.split(","))
-    net = train(new_network(widths, seed=args.seed), x, y, epochs=args.epochs, augment=_augment, lr=5e-3,
-                seed=args.seed, log=lambda line: print(line, flush=True))
+    widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else FACE_WIDTHS if args.face else WIDTHS
+    output = args.output or (FACE_MODEL_PATH if args.face else MODEL_PATH)
+    # The face network is four times a finder's work: the numpy trainer would take hours.
+    trainer = fit if args.face else train
+    net = trainer(new_network(widths, seed=args.seed, side=size), x, y, epochs=args.epochs, augment=_augment, lr=5e-3,
+                  seed=args.seed, log=lambda line: print(line, flush=True))
     accuracy = float(np.mean(net.probabilities(x).argmax(axis=1) == y))
-    net.save(args.output)
-    print(f"training accuracy {accuracy:.4f}; saved {args.output}")
+    net.save(output)
+    print(f"training accuracy {accuracy:.4f}; saved {output}")
     return 0
 
 
