@@ -29,7 +29,7 @@ from vision.d10 import render
 from vision.d10.classifier import CLASSES, MODEL_PATH, NOT_D10, UNMARKED, WIDTHS, new_network
 from vision.d10.find import die_blobs
 from vision.d10.patch import face_patch, network_input, outline_pose
-from vision.dice.tinycnn import train
+from vision.dice.tinycnn import jitter, train
 from vision.evaluate import split_names
 from vision.image_io import load_bgr
 from vision.render.fixtures import dice_scene
@@ -211,12 +211,7 @@ def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Half turns (the reader cannot tell up from down), a pixel or two of shift, contrast
     per channel and noise. No mirroring: a mirrored digit is not a digit."""
     turn = rng.random(len(batch)) < 0.5
-    batch = np.where(turn[:, None, None, None], batch[:, ::-1, ::-1], batch)
-    dy, dx = (int(v) for v in rng.integers(-2, 3, 2))
-    batch = np.roll(batch, (dy, dx), axis=(1, 2))
-    gain = rng.uniform(0.75, 1.25, (len(batch), 1, 1, batch.shape[3])).astype(np.float32)
-    noise = rng.normal(0, 0.05, batch.shape).astype(np.float32)
-    return np.ascontiguousarray(batch * gain + noise)
+    return jitter(np.where(turn[:, None, None, None], batch[:, ::-1, ::-1], batch), rng, gain=(0.75, 1.25))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -134,6 +134,17 @@ class TinyCNN:
             return TinyCNN({k: data[k].astype(np.float32) for k in data.files})
 
 
+def jitter(batch: np.ndarray, rng: np.random.Generator, gain: tuple[float, float] = (0.7, 1.3)) -> np.ndarray:
+    """The batch shifted by up to two pixels (where a crop falls), each patch's channels
+    scaled by a random gain (other dice, other light) and a little noise added: what
+    every network here needs so as not to memorise its training patches."""
+    dy, dx = (int(v) for v in rng.integers(-2, 3, 2))
+    batch = np.roll(batch, (dy, dx), axis=(1, 2))
+    scale = rng.uniform(*gain, (len(batch), 1, 1, batch.shape[3])).astype(np.float32)
+    noise = rng.normal(0, 0.05, batch.shape).astype(np.float32)
+    return np.ascontiguousarray(batch * scale + noise)
+
+
 def train(net: TinyCNN, x: np.ndarray, y: np.ndarray, epochs: int, augment=None, batch: int = 64,
           lr: float = 3e-3, decay: float = 1e-4, seed: int = 0, log=None) -> TinyCNN:
     """Adam with a cosine learning-rate schedule; `augment(batch, rng)` may transform inputs."""

@@ -26,7 +26,7 @@ from vision.dice.classifier import (CLASSES, FACE_MODEL_PATH, FACE_WIDTHS, MODEL
                                     WIDTHS, new_network)
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, network_input, upright_patch
-from vision.dice.tinycnn import train
+from vision.dice.tinycnn import jitter, train
 from vision.dice.torch_fit import fit
 from vision.evaluate import split_names
 from vision.image_io import load_bgr
@@ -127,11 +127,7 @@ def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     without these."""
     batch = np.rot90(batch, int(rng.integers(4)), axes=(1, 2))
     batch = batch[:, :, ::-1] if rng.random() < 0.5 else batch
-    dy, dx = (int(v) for v in rng.integers(-2, 3, 2))
-    batch = np.roll(batch, (dy, dx), axis=(1, 2))
-    gain = rng.uniform(0.7, 1.3, (len(batch), 1, 1, batch.shape[3])).astype(np.float32)
-    noise = rng.normal(0, 0.05, batch.shape).astype(np.float32)
-    return np.ascontiguousarray(batch * gain + noise)
+    return jitter(batch, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
