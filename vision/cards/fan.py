@@ -195,14 +195,15 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
 
 def _pairs(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """(centre, down, distance from rank to suit) of every rank-over-suit a pair of blobs
-    could be: a glyph, and something beside it with up to twice its ink (a solid heart
-    under the thin strokes of a "4" has more)."""
+    could be: a glyph, and something beside it no taller but with up to twice its ink (a
+    solid heart under the thin strokes of a "4" has more)."""
     found = []
     for a in blobs:
         for b in blobs:
             step = b.centre - a.centre
             dist = float(np.hypot(*step))
-            if a is not b and 0.5 * a.size <= dist <= 1.6 * a.size and 0.15 * a.area <= b.area <= 2.0 * a.area:
+            if (a is not b and 0.5 * a.size <= dist <= 1.6 * a.size and b.size <= a.size
+                    and 0.15 * a.area <= b.area <= 2.0 * a.area):
                 found.append(((a.centre + b.centre) / 2, step / dist, dist))
     return found
 
