@@ -39,6 +39,17 @@ def test_a_die_read_as_both_kinds_keeps_the_confident_read_or_none():
     assert torn.unreadable[0].reason == "read both as a d6 and as a d10"
 
 
+def test_a_read_stands_over_the_other_readers_refusal_on_the_same_spot():
+    ten = D10(7, (200, 200), (185, 185, 215, 215), 0.95)
+    read = TableRead(dice=(die(4, 100, 100),), d10=(ten,),
+                     unreadable=(Unreadable("d10", (102, 98), "number unclear"),
+                                 Unreadable("die", (201, 203), "top face unclear"),
+                                 Unreadable("die", (400, 400), "cocked")))
+    resolved = resolve_overlaps(read)
+    assert resolved.dice == read.dice and resolved.d10 == (ten,)
+    assert [u.reason for u in resolved.unreadable] == ["cocked"]
+
+
 def test_separate_objects_are_left_alone():
     read = TableRead(dice=(die(2, 10, 10),), d10=(D10(0, (400, 400), (390, 390, 410, 410), 0.9),))
     assert resolve_overlaps(read) == read

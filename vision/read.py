@@ -47,14 +47,19 @@ def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) 
 def resolve_overlaps(read: TableRead) -> TableRead:
     """Objects claimed by two readers. A domino half or a card's pips can look like a
     die face, so a die (or an unreadable die) centred on a tile or a card is part of
-    that tile or card, also when the tile or card itself could not be read. A die and a d10 on the same spot are one object: the more
-    confident read stands, and if neither is sure it is reported unreadable."""
+    that tile or card, also when the tile or card itself could not be read. A die and a
+    d10 on the same spot are one object: of two reads the more confident stands, and
+    if neither is sure it is reported unreadable; a read stands over the other
+    reader's refusal (the refusal says only that it is not that reader's kind)."""
     flat = [*(t.box for t in read.dominoes), *(c.box for c in read.cards), *(f.box for f in read.face_down),
             *(u.box for u in read.unreadable if u.kind in ("domino", "card") and u.box is not None)]
     dice = [d for d in read.dice if not any(_inside(d.center, box) for box in flat)]
     d10 = list(read.d10)
     unreadable = [u for u in read.unreadable
                   if u.kind not in ("die", "d10") or not any(_inside(u.center, box) for box in flat)]
+    unreadable = [u for u in unreadable
+                  if not (u.kind == "die" and any(_inside(u.center, t.box) for t in d10))
+                  and not (u.kind == "d10" and any(_inside(u.center, d.box) for d in dice))]
     for die in list(dice):
         rival = next((t for t in d10 if _inside(die.center, t.box) or _inside(t.center, die.box)), None)
         if rival is None:
