@@ -10,16 +10,12 @@ import pytest
 
 from table.cli import main
 from vision.calibration import Calibration
-from vision.read import READERS, merge, read_table
+from vision.read import READERS, _inside, merge, read_table
 from vision.read_json import read_to_json
 from vision.types import Die, Domino, TableRead, Unreadable
 
 D6_REFUSALS_ON_D10 = 2  # measured, see the test
 D10_RIGHT_WITH_EVERY_READER = 51  # of 60; the d10 reader alone reads 53
-
-
-def _inside(point, box) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"

@@ -55,11 +55,8 @@ def resolve_overlaps(read: TableRead) -> TableRead:
             *(u.box for u in read.unreadable if u.kind in ("domino", "card") and u.box is not None)]
     dice = [d for d in read.dice if not any(_inside(d.center, box) for box in flat)]
     d10 = list(read.d10)
-    unreadable = [u for u in read.unreadable
-                  if u.kind not in ("die", "d10") or not any(_inside(u.center, box) for box in flat)]
-    unreadable = [u for u in unreadable
-                  if not (u.kind == "die" and any(_inside(u.center, t.box) for t in d10))
-                  and not (u.kind == "d10" and any(_inside(u.center, d.box) for d in dice))]
+    claimed = {"die": [*flat, *(t.box for t in d10)], "d10": [*flat, *(d.box for d in dice)]}
+    unreadable = [u for u in read.unreadable if not any(_inside(u.center, box) for box in claimed.get(u.kind, ()))]
     for die in list(dice):
         rival = next((t for t in d10 if _inside(die.center, t.box) or _inside(t.center, die.box)), None)
         if rival is None:

@@ -44,9 +44,7 @@ def _inside(calibration: Calibration, box: tuple[float, float, float, float]) ->
 def classify_candidates(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candidate],
                         networks: tuple[TinyCNN, ...]) -> np.ndarray:
     """The finders' class probabilities (n, CLASSES) for the candidates."""
-    if not candidates:
-        return face_probabilities(np.zeros((0, FIND_PATCH, FIND_PATCH, 3), np.uint8), networks)
-    patches, _ = upright_patches(frame_bgr, field, np.array([(c.x, c.y) for c in candidates]),
+    patches, _ = upright_patches(frame_bgr, field, np.array([(c.x, c.y) for c in candidates]).reshape(-1, 2),
                                  np.array([c.side for c in candidates]), FIND_PATCH)
     return screened_probabilities(patches, networks)
 
@@ -199,9 +197,9 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         centre = (round(x, 1), round(y, 1))
         if calibration is not None and not calibration.contains(centre):
             continue
-        box = _box(x, y, candidates[i].side, angle)
         if verdict[NOT_A_DIE] > FACE_VETO:
             continue
+        box = _box(x, y, candidates[i].side, angle)
         value, confidence, odd = face_call(verdict)
         if calibration is not None and not _inside(calibration, box):
             unreadable.append(Unreadable("die", centre, "die lies across the edge of the play area", box))

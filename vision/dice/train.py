@@ -153,7 +153,7 @@ def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Train the dice face network.")
+    parser = argparse.ArgumentParser(description="Train a dice finder or face network.")
     parser.add_argument("photo_dir", type=Path)
     parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
     parser.add_argument("--face", action="store_true", help="the face network rather than a finder")
