@@ -152,7 +152,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     """The index in the middle of an upright patch, or None when the thing under the glyph
     is not a suit symbol at all. Only ink on the card stock (`stock`, 1 on the cards)
     counts: dark table beside a card would swallow glyphs near its edge."""
-    ink = index.ink_mask(patch, reach=PATCH // 6) & stock  # only the stock right round the index
+    ink = index.darkest_ink_mask(patch, reach=PATCH // 6) & stock  # only the stock right round the index
     if not _on_plain_stock(patch, ink):
         return None  # an index is printed on plain white, not on a patterned back or picture
     cut = _part_rank_from_suit(ink)

@@ -44,11 +44,28 @@ def ink_mask(card_bgr: np.ndarray, reach: int = 41) -> np.ndarray:
     is measured locally (a max filter `reach` pixels wide, wider than the widest mark)
     because light falls unevenly across one card, and cards in a fan shade each other."""
     gray = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    local_white = cv2.blur(cv2.dilate(gray, np.ones((reach, reach), np.uint8)), (reach // 3, reach // 3))
+    local_white = _local_white(gray, reach)
     low, high = low_high(card_bgr)
     spread = cv2.subtract(high, low).astype(np.float32)
-    ink = ((gray < 0.78 * local_white) | (spread > 0.25 * local_white)).astype(np.uint8)
-    ink[:EDGE, :] = ink[-EDGE:, :] = 0  # the cut-out may take in a sliver of table
+    return _clear_rim(((gray < 0.78 * local_white) | (spread > 0.25 * local_white)).astype(np.uint8))
+
+
+def darkest_ink_mask(card_bgr: np.ndarray, reach: int) -> np.ndarray:
+    """Ink judged by the darkest channel alone, for index glyphs only 10-15 pixels tall.
+    Both inks are dark in it, while the pale pink that blur leaves inside a small red
+    glyph (the hole of a Q, the gap between a 5 and its heart) is not: judged by colour
+    as well, as ink_mask does, those fill up and the glyph loses its shape."""
+    low = low_high(card_bgr)[0].astype(np.float32)
+    return _clear_rim((low < 0.78 * _local_white(low, reach)).astype(np.uint8))
+
+
+def _local_white(gray: np.ndarray, reach: int) -> np.ndarray:
+    return cv2.blur(cv2.dilate(gray, np.ones((reach, reach), np.uint8)), (reach // 3, reach // 3))
+
+
+def _clear_rim(ink: np.ndarray) -> np.ndarray:
+    """The cut-out may take in a sliver of table at its rim: never ink."""
+    ink[:EDGE, :] = ink[-EDGE:, :] = 0
     ink[:, :EDGE] = ink[:, -EDGE:] = 0
     return ink
 
@@ -67,10 +84,14 @@ def is_red(card_bgr: np.ndarray, ink: np.ndarray) -> bool:
 
 def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     """"red", "black", or None for any other colour: indices are printed in one of the two
-    suit colours, so blue or yellow marks are pieces of a court picture, not an index."""
+    suit colours, so blue or yellow marks are pieces of a court picture, not an index.
+    Only the darker half of the mark is looked at: blur mixes a small glyph's rim with the
+    stock, and a tinted stock would pull a pale red rim towards grey."""
     pixels = card_bgr[ink > 0].astype(np.int16)
     if len(pixels) == 0:
         return None
+    darkest = pixels.min(axis=1)
+    pixels = pixels[darkest <= np.median(darkest)]
     b, g, r = np.median(pixels, axis=0)
     if r - max(b, g) > 35:
         return "red"
