@@ -249,7 +249,8 @@ def _blobs(marks, zone, threshold):
     boxes, centres = boxes[keep], centres[keep]
     # A pip's size is measured at half its own strength, so glare that dims some pips
     # does not make them look smaller than the rest.
-    areas, peaks = np.array([_own_area(marks, labels, i) for i in np.flatnonzero(keep) + 1]).T
+    areas, peaks = np.array([_own_area(marks, labels, i, box)
+                             for i, box in zip(np.flatnonzero(keep) + 1, boxes)]).T
     # Faint specks (JPEG blocks, grain) are neither pips nor reasons to refuse.
     real = (areas >= 8) | (peaks >= 2 * FLOOR)
     if not real.any():
@@ -265,11 +266,18 @@ def _blobs(marks, zone, threshold):
     return [tuple(c) for c in centres]
 
 
-def _own_area(marks, labels, label) -> tuple[float, float]:
-    """Area at half its own peak, and the peak."""
-    values = marks[labels == label]
-    peak = float(values.max())
-    return float((values >= 0.5 * peak).sum()), peak
+def _own_area(marks, labels, label, box) -> tuple[float, float]:
+    """Area at half its own peak, and the peak. A pip dimmed by glare may have half
+    its peak below the threshold that found it, so the area is grown outward from
+    the peak a few pixels past the mark, not cut at the threshold."""
+    x, y, w, h = box[:4]
+    y0, y1, x0, x1 = max(0, y - 3), min(S, y + h + 3), max(0, x - 3), min(2 * S, x + w + 3)
+    window = marks[y0:y1, x0:x1]
+    own = labels[y0:y1, x0:x1] == label
+    peak = float(window[own].max())
+    _, grown = cv2.connectedComponents((window >= 0.5 * peak).astype(np.uint8), connectivity=8)
+    top = np.unravel_index(np.argmax(np.where(own, window, -np.inf)), window.shape)
+    return float((grown == grown[top]).sum()), peak
 
 
 def _match(points: np.ndarray) -> tuple[int | None, float, float | None]:
