@@ -36,8 +36,8 @@ def test_no_fixture_d10_is_read_wrong_or_twice(scored):
 def test_a_share_of_fixture_d10s_is_read(scored):
     d10 = summary(scored)["kinds"]["d10"]
     assert d10["labelled"] >= 60
-    # Measured 53 of 60 read, 5 refused, none wrong; see docs/vision-cards-d10.md.
-    assert d10["value_right"] >= 51
+    # Measured 57 of 60 read, 3 refused, none wrong; see docs/vision-cards-d10.md.
+    assert d10["value_right"] >= 56
 
 
 def test_dice_of_a_render_seed_never_used_in_training_are_read_and_never_wrong():

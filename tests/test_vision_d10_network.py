@@ -9,9 +9,9 @@ import pytest
 
 from vision.cards.camera_look import paste, table_background
 from vision.d10 import classifier, render, train
-from vision.d10.find import die_blobs
+from vision.d10.find import die_blobs, table_difference, whole_die
 from vision.d10.patch import PATCH, face_patch, network_input, outline_pose
-from vision.d10.read import judge
+from vision.d10.read import Look, judge, judge_looks
 from vision.dice.tinycnn import TinyCNN
 from vision.types import D10, Unreadable
 
@@ -102,6 +102,56 @@ def test_judge_reads_only_a_confident_number():
     assert isinstance(unmarked, Unreadable) and unmarked.reason == "6 or 9: no underline or dot seen"
     assert judge(_answer({1: 0.5, NOT: 0.5}), centre, box) is None
     assert judge(_answer({NOT: 1.0}), centre, box) is None
+
+
+def _look(classes: dict[int, float]) -> Look:
+    return Look(_answer(classes), (10.0, 20.0), (0.0, 0.0, 20.0, 40.0))
+
+
+def test_a_second_look_reads_what_the_first_could_not():
+    found = judge_looks([_look({1: 0.4, 7: 0.55, NOT: 0.05}), _look({1: 0.992, NOT: 0.008})])
+    assert isinstance(found, Unreadable)  # the first look leans to 7: the two disagree
+    assert found.reason == "looks disagree (1 at 0.99, 7 at 0.55)"
+    read = judge_looks([_look({1: 0.4, 7: 0.45, NOT: 0.15}), _look({1: 0.98, NOT: 0.02})])
+    assert read == D10(1, (10.0, 20.0), (0.0, 0.0, 20.0, 40.0), 0.98)
+
+
+def test_looks_leaning_to_different_numbers_veto_a_read():
+    assert judge_looks([_look({7: 0.91, 1: 0.09}), _look({1: 0.95, 7: 0.05})]) == Unreadable(
+        "d10", (10.0, 20.0), "looks disagree (1 at 0.95, 7 at 0.91)", (0.0, 0.0, 20.0, 40.0))
+    # Neither look sure the blob is a d10 at all: nothing is reported.
+    assert judge_looks([_look({7: 0.91, NOT: 0.09}), _look({1: 0.95, NOT: 0.05})]) is None
+    assert judge_looks([_look({7: 0.93, 1: 0.07}), _look({7: 0.6, 1: 0.4})]).value == 7
+    assert judge_looks([_look({NOT: 1.0})]) is None
+
+
+def test_the_whole_die_is_found_round_a_blob_of_its_ink_and_lit_faces():
+    rng = np.random.default_rng(5)
+    faces = render.fonts.available(render.FIXTURE_FONTS)
+    sprite, alpha = render.render_die(3, 80, 25, ((150, 70, 40), (240, 240, 240)), faces[1], "dot", rng, 128)
+    scene = np.full((256, 256, 3), (90, 40, 40), np.uint8)  # a blue table not far from the die's own blue
+    paste(scene, sprite, alpha, np.array([[1, 0, 64], [0, 1, 64], [0, 0, 1]], np.float64))
+    scene = np.clip(scene + rng.normal(0, 2, scene.shape), 0, 255).astype(np.uint8)
+    difference = table_difference(scene)
+    blob = max(die_blobs(scene, None, None, difference), key=cv2.contourArea)
+    die_area = float((alpha > 127).sum())
+    assert cv2.contourArea(blob) < 0.6 * die_area  # the clear difference is only part of the die
+    whole = whole_die(blob, difference)
+    assert 0.85 * die_area < cv2.contourArea(whole) < 1.2 * die_area
+    (cx, cy), _, _, _ = outline_pose(whole)
+    ys, xs = np.nonzero(alpha > 127)
+    assert abs(cx - (xs.mean() + 64)) < 3 and abs(cy - (ys.mean() + 64)) < 3
+
+
+def test_a_shadow_is_not_taken_for_part_of_the_die():
+    scene = np.full((200, 200, 3), (90, 140, 170), np.uint8)
+    cv2.rectangle(scene, (110, 110), (150, 150), (79, 123, 150), -1)  # the table an eighth darker
+    cv2.circle(scene, (100, 100), 25, (30, 30, 200), -1)
+    difference = table_difference(scene)
+    assert difference.shadow[60:70, 60:70].all() and not difference.shadow[45:55, 45:55].any()
+    blob = max(die_blobs(scene, None, None, difference), key=cv2.contourArea)
+    x, y, w, h = cv2.boundingRect(whole_die(blob, difference))
+    assert 72 <= x <= 78 and 72 <= y <= 78 and 48 <= w <= 56 and 48 <= h <= 56
 
 
 def test_training_runs_end_to_end_and_writes_a_loadable_network(tmp_path, capsys):

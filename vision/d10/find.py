@@ -5,31 +5,58 @@ half of the window, so the median is table, whatever colour the die is)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
+from vision.d10.patch import outline_pose
+
 MEDIAN_WINDOW = 31  # quarter-resolution pixels: 124 frame pixels, wider than two dice
 DIFFERENCE = 28.0  # Lab distance from the table that counts as "something on it"
+# Around one die the table can be judged more finely than over the whole frame: there a
+# body differing by 10 from a table whose own noise is 3 is clearly die.
+LOCAL_DIFFERENCE = 10.0
+LOCAL_NOISE_TIMES = 3.0
+# A shadow darkens the table by the same share in every colour channel.
+SHADOW_DARKER = (0.45, 0.96)
+SHADOW_EVENNESS = 0.12
 
 
-def foreground(frame_bgr: np.ndarray) -> np.ndarray:
-    """uint8 mask (1 = differs from the table) at half resolution."""
+@dataclass(frozen=True)
+class TableDifference:
+    """How each pixel of a frame differs from the table under it, at half resolution."""
+
+    distance: np.ndarray  # float32 Lab distance from the table
+    shadow: np.ndarray  # bool: the table darkened evenly, as a shadow darkens it
+
+
+def table_difference(frame_bgr: np.ndarray) -> TableDifference:
     h, w = frame_bgr.shape[:2]
     half = cv2.resize(frame_bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     quarter = cv2.resize(half, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     table = cv2.resize(cv2.medianBlur(quarter, MEDIAN_WINDOW), (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
     lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB).astype(np.float32)
     table_lab = cv2.cvtColor(table, cv2.COLOR_BGR2LAB).astype(np.float32)
-    diff = cv2.magnitude(lab[..., 0] - table_lab[..., 0], cv2.magnitude(lab[..., 1] - table_lab[..., 1],
-                                                                       lab[..., 2] - table_lab[..., 2]))
-    mask = (diff > DIFFERENCE).astype(np.uint8)
+    distance = cv2.magnitude(lab[..., 0] - table_lab[..., 0], cv2.magnitude(lab[..., 1] - table_lab[..., 1],
+                                                                           lab[..., 2] - table_lab[..., 2]))
+    ratio = (half.astype(np.float32) + 1) / (table.astype(np.float32) + 1)
+    darkest, lightest = ratio.min(axis=2), ratio.max(axis=2)
+    shadow = (darkest > SHADOW_DARKER[0]) & (lightest < SHADOW_DARKER[1]) & (lightest - darkest < SHADOW_EVENNESS)
+    return TableDifference(distance, shadow)
+
+
+def foreground(difference: TableDifference) -> np.ndarray:
+    """uint8 mask (1 = differs clearly from the table) at half resolution."""
+    mask = (difference.distance > DIFFERENCE).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def die_blobs(frame_bgr: np.ndarray, area_mask: np.ndarray | None, die_px: float | None) -> list[np.ndarray]:
+def die_blobs(frame_bgr: np.ndarray, area_mask: np.ndarray | None, die_px: float | None,
+              difference: TableDifference | None = None) -> list[np.ndarray]:
     """Outlines (full-resolution contours) of die-sized things on the table."""
-    mask = foreground(frame_bgr)
+    mask = foreground(difference or table_difference(frame_bgr))
     if area_mask is not None:
         mask &= cv2.resize(area_mask, mask.shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
     # Every outer outline, also those lying inside another thing's outline: a dice tray's
@@ -45,3 +72,32 @@ def die_blobs(frame_bgr: np.ndarray, area_mask: np.ndarray | None, die_px: float
         if low <= side <= high and min(w, h) > 0.5 * max(w, h):
             found.append(contour * 2)
     return found
+
+
+def whole_die(contour: np.ndarray, difference: TableDifference) -> np.ndarray:
+    """The outline of the whole die round a blob (full-resolution convex hull).
+
+    A die close to the table's colour differs clearly from it only in its ink and its
+    lit faces, so its blob is a ragged part of the die with the wrong middle and axis.
+    Round the blob the table's own noise is known, so a much finer cut separates the
+    rest of the body; the table's shadow, evenly darker, is left out; and a d10 seen
+    from above is convex, so the hull closes what ink and glare leave open."""
+    (cx, cy), _, length, _ = outline_pose(contour)
+    cx, cy, reach = cx / 2, cy / 2, length / 2 + 3  # half resolution: a blob's length each way
+    h, w = difference.distance.shape
+    left, top = int(max(cx - reach, 0)), int(max(cy - reach, 0))
+    right, bottom = int(min(cx + reach, w)), int(min(cy + reach, h))
+    distance = difference.distance[top:bottom, left:right]
+    own = np.zeros(distance.shape, np.uint8)
+    cv2.drawContours(own, [(contour.reshape(-1, 2) / 2.0 - [left, top]).astype(np.int32)], -1, 1, -1)
+    table = distance[cv2.dilate(own, np.ones((7, 7), np.uint8)) == 0]
+    noise = float(np.median(table)) if table.size else 0.0
+    cut = min(max(LOCAL_DIFFERENCE, LOCAL_NOISE_TIMES * noise), DIFFERENCE)
+    body = ((distance > cut) & ~difference.shadow[top:bottom, left:right]).astype(np.uint8)
+    body = cv2.morphologyEx(body, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) | own
+    count, parts = cv2.connectedComponents(body)
+    overlap = np.bincount(parts[own > 0], minlength=count)
+    overlap[0] = 0
+    outlines, _ = cv2.findContours((parts == overlap.argmax()).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    return (cv2.convexHull(max(outlines, key=cv2.contourArea)) + [left, top]) * 2

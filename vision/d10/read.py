@@ -6,15 +6,22 @@ cut from the middle and turned by the outline's long axis shows the number uprig
 upside down (vision.d10.patch). A small network trained on rendered dice
 (vision.d10.classifier) says which number it is, or that the blob is no d10 at all.
 Only a confident answer is a read: a blob the network takes for a d10 but whose
-number it is not sure of is reported unreadable, anything else is not reported."""
+number it is not sure of is reported unreadable, anything else is not reported.
+
+A die whose colour is close to the table's shows up as a ragged part of itself, cut
+and turned wrongly, so every blob that may be a d10 is looked at a second time, cut by
+the whole die's outline (find.whole_die). Each look is a witness: a read needs one
+look sure of the number and no look leaning to another."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from vision.calibration import Calibration
 from vision.d10 import classifier
-from vision.d10.find import die_blobs
+from vision.d10.find import die_blobs, table_difference, whole_die
 from vision.d10.patch import face_patch, outline_pose
 from vision.image_io import checked_bgr
 from vision.types import D10, TableRead, Unreadable
@@ -24,9 +31,20 @@ READ = 0.9  # the networks' belief in one number, below which the die is unreada
 # Glare arcs on glossy d6s can pass for a half-legible number, so a refusal, which
 # makes the round stop for a re-roll, needs a blob the networks are sure is a d10.
 SURE_D10 = 0.99
+LOOK_AGAIN = 0.5  # a blob taken for a d10 at least this much by the first look gets a second
+LEANS = 0.5  # a look giving another number this much vetoes a read
 # A lone d10 seen from above is at most about 1.8 times as long as it is wide; a longer
 # blob is dice touching, or a die and something else, whose middle is no top face.
 MAX_ELONGATION = 2.0
+
+
+@dataclass(frozen=True)
+class Look:
+    """One cut of a blob through the networks: their answer, and where the die is."""
+
+    p: np.ndarray  # (CLASSES,) probabilities
+    centre: tuple[float, float]
+    box: tuple[float, float, float, float]
 
 
 def _box(contour: np.ndarray) -> tuple[float, float, float, float]:
@@ -51,24 +69,48 @@ def judge(p: np.ndarray, centre: tuple[float, float], box: tuple[float, float, f
     return Unreadable("d10", centre, f"number unclear (best {value} at {p[value]:.2f})", box)
 
 
+def judge_looks(looks: list[Look]) -> D10 | Unreadable | None:
+    """A read, a refusal or nothing from every look at one blob: the surest look's read,
+    unless looks lean to different numbers (then a refusal, if one look is sure it is a
+    d10); without a read, the first look's refusal, else the next's."""
+    found = [judge(look.p, look.centre, look.box) for look in looks]
+    leaning = {int(np.argmax(look.p[:10])): look for look in looks if look.p[:10].max() >= LEANS}
+    if len(leaning) > 1:
+        if not any(1.0 - look.p[classifier.NOT_D10] >= SURE_D10 for look in looks):
+            return None
+        looks_as = ", ".join(f"{value} at {look.p[value]:.2f}" for value, look in sorted(leaning.items()))
+        first = looks[0]
+        return Unreadable("d10", first.centre, f"looks disagree ({looks_as})", first.box)
+    reads = [f for f in found if isinstance(f, D10)]
+    if reads:
+        return max(reads, key=lambda d: d.confidence)
+    return next((f for f in found if f is not None), None)
+
+
+def _look(frame_bgr: np.ndarray, contours: list[np.ndarray]) -> list[Look]:
+    poses = [outline_pose(c) for c in contours]
+    if not poses:
+        return []
+    patches = np.stack([face_patch(frame_bgr, centre, angle, length) for centre, angle, length, _ in poses])
+    return [Look(p, pose[0], _box(c)) for c, pose, p in zip(contours, poses, classifier.probabilities(patches))]
+
+
 def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given)."""
     frame_bgr = checked_bgr(frame_bgr, min_side=32)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
-    blobs, poses = [], []
-    for contour in die_blobs(frame_bgr, area, die_px):
-        pose = outline_pose(contour)
-        if pose[3] <= MAX_ELONGATION:
-            blobs.append(contour)
-            poses.append(pose)
-    if not blobs:
-        return TableRead()
-    patches = np.stack([face_patch(frame_bgr, centre, angle, length) for centre, angle, length, _ in poses])
+    difference = table_difference(frame_bgr)
+    blobs = [c for c in die_blobs(frame_bgr, area, die_px, difference) if outline_pose(c)[3] <= MAX_ELONGATION]
+    first = _look(frame_bgr, blobs)
+    again = [i for i, look in enumerate(first) if 1.0 - look.p[classifier.NOT_D10] >= LOOK_AGAIN]
+    wholes = [whole_die(blobs[i], difference) for i in again]
+    kept = [(i, w) for i, w in zip(again, wholes) if outline_pose(w)[3] <= MAX_ELONGATION]
+    second = dict(zip((i for i, _ in kept), _look(frame_bgr, [w for _, w in kept])))
     dice: list[D10] = []
     unreadable: list[Unreadable] = []
-    for contour, (centre, _, _, _), p in zip(blobs, poses, classifier.probabilities(patches)):
-        found = judge(p, centre, _box(contour))
+    for i, look in enumerate(first):
+        found = judge_looks([look] + ([second[i]] if i in second else []))
         if isinstance(found, D10):
             dice.append(found)
         elif isinstance(found, Unreadable):
