@@ -36,6 +36,7 @@ TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated 
 # A rank and its suit run together make a blob about 2.7 times longer than wide (rank
 # 0.07, gap 0.015 and suit 0.05 card lengths long, some 0.05 wide); a blob under 2 is not one.
 MERGED_ELONGATION = 2.0
+MERGED_STEP = 0.075 / 0.135  # rank centre to suit centre, per length of the two run together
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
@@ -214,16 +215,18 @@ def _merged(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
     found = []
     for blob in blobs:
         x0, y0 = max(0, int(blob.centre[0] - blob.size)), max(0, int(blob.centre[1] - blob.size))
-        m = cv2.moments(blob.mask(x0, y0), binaryImage=True)
+        mask = blob.mask(x0, y0)
+        m = cv2.moments(mask, binaryImage=True)
         if m["m00"] == 0:
             continue
         cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
         (short, long), vectors = np.linalg.eigh(cov)
         if long < MERGED_ELONGATION ** 2 * max(short, 1e-6):
             continue
-        half = 0.5 * float(np.sqrt(12 * long))  # a bar of length L has variance L^2 / 12 along it
+        ys, xs = np.nonzero(mask)
+        length = float(np.ptp(xs * vectors[0, 1] + ys * vectors[1, 1])) + 1
         for down in (vectors[:, 1], -vectors[:, 1]):
-            found.append((blob.centre, down, half))
+            found.append((blob.centre, down, MERGED_STEP * length))
     return found
 
 
