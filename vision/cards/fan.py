@@ -128,6 +128,7 @@ class PatchRead:
     suit_margin: float
     height: float  # rank glyph height in patch pixels
     crop: np.ndarray  # the rank glyph for the network (rank_net.rank_crop)
+    pip_like: bool  # the rank glyph matches a suit symbol at least as well as any rank
     rank_at: np.ndarray  # centres of rank and suit symbol in patch pixels
     suit_at: np.ndarray
 
@@ -183,14 +184,15 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
         return None  # an index is printed in one colour, red or black
     scores = label_scores(rank_mask, index.RANKS)
     rank, score, margin = best_of(scores)
-    if rank is None or max(label_scores(rank_mask, index.SUITS).values(), default=0.0) >= score:
-        return None  # a pip over a pip, not a rank over a suit
+    if rank is None:
+        return None
     crop = rank_crop(patch, rank_mask)
     if crop is None:
         return None
     suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if colour == "red" else ("S", "C"))
     legible = s_score >= index.SUIT_SCORE and not cut  # a symbol cut from its rank may have lost its tip
-    return PatchRead(rank, score, margin, scores, suit if legible else None, s_margin, rank_height, crop,
+    pip_like = max(label_scores(rank_mask, index.SUITS).values(), default=0.0) >= score
+    return PatchRead(rank, score, margin, scores, suit if legible else None, s_margin, rank_height, crop, pip_like,
                      _middle(rank_mask), _middle(suit_mask))
 
 
@@ -268,7 +270,9 @@ def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> li
         top = int(np.argmax(p))
         net_rank = index.RANKS[top] if top < len(index.RANKS) else None
         legible_suit = read.suit is not None and read.suit_margin >= index.SUIT_MARGIN
-        by_templates = (read.score >= FAN_RANK_SCORE and read.margin >= FAN_RANK_MARGIN
+        # A rank glyph as like a suit symbol as a rank (a pip over a pip, or a 6 whose loop
+        # blur has filled) is left to the network, which learnt pips as "no rank".
+        by_templates = (not read.pip_like and read.score >= FAN_RANK_SCORE and read.margin >= FAN_RANK_MARGIN
                         and (legible_suit or read.score >= FAN_NO_SUIT_SCORE))
         if by_templates:
             if net_rank != read.rank and p[top] >= index.NET_DOUBT:
