@@ -22,6 +22,7 @@ DIVIDER_BAND = int(0.1 * S)
 SPINNER_R = int(0.13 * S)
 FLOOR = 14.0  # weakest mark (colour distance, Lab units) that can be a pip
 DIVIDER_MIN = 5.0  # weakest divider: how far a line stands above its sides, in most rows
+MAX_SLANT = 0.1  # steepest slant of the divider in a warped tile (pixels across per row)
 SEAM_REACH = 0.6  # a middle line this strong at the edges (of its middle strength) is a seam
 _LAB_UNITS = np.array([100 / 255, 1.3, 1.3], np.float32)  # 8-bit Lab to Lab, chroma weighted
 _MIDDLE_ROWS = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
@@ -212,19 +213,38 @@ def _line_rows(marks: np.ndarray) -> tuple[int, np.ndarray]:
     above the marks a few pixels to either side."""
     lo = S - DIVIDER_BAND - 4
     band = marks[:, lo:S + DIVIDER_BAND + 4]
-    place = int(np.median(band[_MIDDLE_ROWS, 4:-4].argmax(axis=1))) + 4
-    line = band[:, place - 1:place + 2].max(axis=1) - np.maximum(band[:, place - 4], band[:, place + 4])
-    return lo + place, line
+    # Followed as a straight, perhaps slightly slanted line (a tile seen under tilt is
+    # never warped quite square): a fixed column loses a slanted line towards its
+    # ends. Whichever path, upright or slanted, the line shows more strongly along.
+    places = band[_MIDDLE_ROWS, 4:-4].argmax(axis=1) + 4
+    i, j = np.triu_indices(len(places), 1)
+    slope = float(np.clip(np.median((places[j] - places[i]) / (_MIDDLE_ROWS[j] - _MIDDLE_ROWS[i])),
+                          -MAX_SLANT, MAX_SLANT))
+    paths = [_along(band, np.median(places), 0.0),
+             _along(band, np.median(places - slope * _MIDDLE_ROWS), slope)]
+    place, line = max(paths, key=lambda path: np.median(path[1][_MIDDLE_ROWS]))
+    return lo + int(place[S // 2]), line
+
+
+def _along(band: np.ndarray, start: float, slope: float) -> tuple[np.ndarray, np.ndarray]:
+    """Row by row, the column of the path x = start + slope * y and how far the marks
+    on it stand above those a few pixels to either side."""
+    rows = np.arange(S)
+    place = np.clip(np.round(start + slope * rows).astype(int), 4, band.shape[1] - 5)
+    line = np.maximum.reduce([band[rows, place + k] for k in (-1, 0, 1)]) \
+        - np.maximum(band[rows, place - 4], band[rows, place + 4])
+    return place, line
 
 
 def _reaches_the_edges(marks: np.ndarray) -> bool:
     """Whether the middle line runs out to both long edges as strongly as it shows in
     the middle: the seam between two dice side by side does, a tile's divider stops
-    short of its edges."""
+    short of its edges. A line too faint to follow along its own path says nothing
+    of where it ends."""
     _, line = _line_rows(marks)
     middle = float(np.median(line[_MIDDLE_ROWS]))
     edges = float(np.median(line[np.r_[0:3, S - 3:S]]))
-    return middle > 0 and edges >= SEAM_REACH * middle
+    return middle >= DIVIDER_MIN / 2 and edges >= SEAM_REACH * middle
 
 
 def _blobs(marks, zone, threshold):
