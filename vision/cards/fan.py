@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.cards import index
 from vision.cards.colour import low_high
-from vision.cards.find import Region
+from vision.cards.find import Region, whiteness
 from vision.cards.glyphs import best_match, best_of, label_scores
 from vision.cards.rank_net import rank_crop, rank_probabilities
 from vision.types import Card, Unreadable
@@ -37,6 +37,7 @@ TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated 
 # 0.07, gap 0.015 and suit 0.05 card lengths long, some 0.05 wide); a blob under 2 is not one.
 MERGED_ELONGATION = 2.0
 MERGED_STEP = 0.075 / 0.135  # rank centre to suit centre, per length of the two run together
+SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.6, 20, 7  # see _hand_stock
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
@@ -232,14 +233,40 @@ def _merged(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
     return found
 
 
-def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, float, PatchRead]]:
+def _hand_stock(frame: np.ndarray, region: Region, others: list[np.ndarray]) -> np.ndarray:
+    """0/1 mask of the hand's card stock, a little inside its edges. The cards lowest in a
+    hand lie in the shade of those above, parted from them by the dark line of a card's
+    edge, and at the brightness that keeps the hand apart from a pale table they may fall
+    away; so stock up to SHADE_STEP darker also counts within SHADE_REACH of the hand,
+    where it joins the hand across such a line, but only where it is nearer the hand than
+    any of the outlines `others` (other cards and hands, which read it themselves)."""
+    reach = int(SHADE_REACH * min(region.rect[1]))
+    x, y, w, h = cv2.boundingRect(region.contour)
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(frame.shape[1], x + w + reach), min(frame.shape[0], y + h + reach)
+    hand = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(hand, [region.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
+    elsewhere = np.ones_like(hand)
+    cv2.drawContours(elsewhere, [c.astype(np.int32) - np.array([x0, y0], np.int32) for c in others], -1, 0, -1)
+    to_hand = cv2.distanceTransform(1 - hand, cv2.DIST_L2, 3)
+    near = ((to_hand <= reach) & (to_hand < cv2.distanceTransform(elsewhere, cv2.DIST_L2, 3))).astype(np.uint8)
+    shaded = ((whiteness(frame[y0:y1, x0:x1]) >= region.level - SHADE_STEP).astype(np.uint8) & near) | hand
+    bridged = cv2.morphologyEx(shaded, cv2.MORPH_CLOSE, np.ones((EDGE_LINE, EDGE_LINE), np.uint8))
+    n, labels = cv2.connectedComponents(bridged, connectivity=8)
+    joined = [int(i) for i in np.unique(labels[hand > 0]) if i]
+    outlines, _ = cv2.findContours(index.pick_labels(labels, n, joined) & shaded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    stock = np.zeros(frame.shape[:2], np.uint8)
+    cv2.drawContours(stock, [c + np.array([x0, y0], np.int32) for c in outlines], -1, 1, -1)  # ink holes filled
+    return cv2.erode(stock, np.ones((7, 7), np.uint8))
+
+
+def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = (),
+                others: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, float, PatchRead]]:
     """(centre, down, span, read) for every place in the region that looks like a rank
     over a suit, leaving out centres inside the outlines `done`."""
-    x, y, w, h = cv2.boundingRect(region.contour)
+    stock = _hand_stock(frame, region, list(others))
+    x, y, w, h = cv2.boundingRect(stock)
     crop = frame[y : y + h, x : x + w]
-    stock = np.zeros(frame.shape[:2], np.uint8)
-    cv2.drawContours(stock, [region.contour], -1, 1, -1)
-    stock = cv2.erode(stock, np.ones((7, 7), np.uint8))
     ink = index.ink_mask(crop) & stock[y : y + h, x : x + w]
     card_h = min(region.rect[1])
     proposals = _pairs(_blobs(ink, 0.03 * card_h, 0.12 * card_h)) + _merged(_blobs(ink, 0.08 * card_h, 0.2 * card_h))
@@ -261,9 +288,9 @@ def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = ()) 
     return found
 
 
-def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray]) -> list[_Index]:
+def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray], others: list[np.ndarray]) -> list[_Index]:
     """Indices read by the templates or the network, and not doubted by the other."""
-    reads = index_reads(frame, region, done)
+    reads = index_reads(frame, region, done, others)
     probs = rank_probabilities([read.crop for _, _, _, read in reads])
     found: list[_Index] = []
     for (centre, down, span, read), p in zip(reads, probs):
@@ -305,12 +332,13 @@ def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tup
 
 
 def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = (),
-             size: tuple[float, float] | None = None) -> tuple[list[Card], list[Unreadable]]:
+             size: tuple[float, float] | None = None, others: list[np.ndarray] = ()) -> tuple[list[Card], list[Unreadable]]:
     """Cards whose index shows inside a bright region that is not one lone card, leaving
     out indices inside the outlines `done` (cards already read on their own, such as the
-    top card of a hand, whose (length, width) is then `size` of every card in it)."""
+    top card of a hand, whose (length, width) is then `size` of every card in it) and
+    never taking in the outlines `others` (other cards and hands in the frame)."""
     groups: list[list[_Index]] = []
-    for found in sorted(_candidates(frame_bgr, region, list(done)), key=lambda f: -f.score):
+    for found in sorted(_candidates(frame_bgr, region, list(done), list(others)), key=lambda f: -f.score):
         home = next((g for g in groups if np.hypot(*(g[0].centre - found.centre)) < 1.5 * found.glyph), None)
         if home is None:
             groups.append([found])

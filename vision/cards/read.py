@@ -71,6 +71,10 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     return Card(rank, suit, centre, box, _angle(corners), round(confidence, 3))
 
 
+def _outlines_but(region: Region, regions: list[Region]) -> list[np.ndarray]:
+    return [r.contour for r in regions if r is not region]
+
+
 def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Cards, face-down cards and unreadable cards in a BGR frame (inside the play area
     when a vision.calibration.Calibration is given)."""
@@ -86,7 +90,7 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
         found = read_lone_card(frame_bgr, region)
         read_alone[id(region)] = found
         if isinstance(found, Unreadable) and not any(any(s is region for s in inside) for inside in in_blob):
-            spread, doubtful = fan.read_fan(frame_bgr, region)
+            spread, doubtful = fan.read_fan(frame_bgr, region, others=_outlines_but(region, singles + blobs))
             if len(spread) > 1:  # a neat overlapping spread can pass for one card
                 cards.extend(spread)
                 unreadable.extend(doubtful)
@@ -96,7 +100,8 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
         # Lone cards read (or counted) inside a hand are its top cards: their indices are not read again.
         top = [s for s in inside if not isinstance(read_alone[id(s)], Unreadable)]
         size = (max(top[0].rect[1]), min(top[0].rect[1])) if top else None
-        fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region, [cv2.boxPoints(s.rect) for s in top], size)
+        fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region, [cv2.boxPoints(s.rect) for s in top], size,
+                                                 _outlines_but(region, [s for s in singles if not any(s is i for i in inside)] + blobs))
         cards.extend(fan_cards)
         unreadable.extend(fan_unreadable)
         for s in inside:  # a top card the fan reader did read is no longer unreadable
