@@ -10,7 +10,7 @@ import pytest
 from vision.cards.camera_look import paste, table_background
 from vision.d10 import classifier, render, train
 from vision.d10.find import die_blobs, table_difference, whole_die
-from vision.d10.patch import PATCH, face_patch, network_input, outline_pose
+from vision.d10.patch import PATCH, face_patch, network_input, number_turn, outline_pose
 from vision.d10.read import Look, judge, judge_looks
 from vision.dice.tinycnn import TinyCNN
 from vision.types import D10, Unreadable
@@ -65,6 +65,38 @@ def test_network_input_is_the_same_for_light_ink_on_dark_and_dark_ink_on_light()
     assert a.shape == (PATCH, PATCH, 2)
     assert np.abs(a - b).max() < 0.15
     assert a[..., 1][glyph > 0].mean() > 1.0 > a[..., 1][glyph == 0].mean()  # ink is positive
+
+
+def _tilted_glyph(text: str, tilt: float, light_ink: bool) -> np.ndarray:
+    """A 160 px frame: a die face round its middle with `text` on it, tilted by `tilt`."""
+    face, colour = ((150, 60, 30), (235, 235, 235)) if light_ink else ((40, 200, 230), (20, 20, 20))
+    frame = np.full((160, 160, 3), (90, 90, 90), np.uint8)  # shaded faces round the top one
+    cv2.circle(frame, (80, 80), 36, face, -1)
+    ink = np.zeros((160, 160), np.uint8)
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, 0.7, 2)
+    cv2.putText(ink, text, (80 - w // 2, 80 + h // 2), cv2.FONT_HERSHEY_DUPLEX, 0.7, 1, 2)
+    ink = cv2.warpAffine(ink, cv2.getRotationMatrix2D((80, 80), tilt, 1.0), (160, 160))
+    frame[ink > 0] = colour
+    return frame
+
+
+def _stands_upright(frame: np.ndarray, angle: float) -> bool:
+    return number_turn(face_patch(frame, (80.0, 80.0), angle, 60.0)) is None
+
+
+@pytest.mark.parametrize("light_ink", [True, False])
+@pytest.mark.parametrize("tilt", [-35.0, -20.0, 25.0, 40.0])
+def test_number_turn_turns_the_patch_so_that_a_tilted_digit_stands_upright(tilt, light_ink):
+    frame = _tilted_glyph("7", tilt, light_ink)
+    assert not _stands_upright(frame, 0.0)
+    turn = number_turn(face_patch(frame, (80.0, 80.0), 0.0, 60.0))
+    assert turn is not None and _stands_upright(frame, turn)
+
+
+def test_number_turn_leaves_an_upright_or_round_glyph_alone():
+    assert _stands_upright(_tilted_glyph("7", 3.0, True), 0.0)
+    assert _stands_upright(_tilted_glyph("o", 30.0, True), 0.0)
+    assert number_turn(np.full((PATCH, PATCH, 3), 128, np.uint8)) is None
 
 
 def test_probabilities_hold_either_way_up_and_sum_to_one():
@@ -148,9 +180,21 @@ def test_a_shadow_is_not_taken_for_part_of_the_die():
     cv2.rectangle(scene, (110, 110), (150, 150), (79, 123, 150), -1)  # the table an eighth darker
     cv2.circle(scene, (100, 100), 25, (30, 30, 200), -1)
     difference = table_difference(scene)
-    assert difference.shadow[60:70, 60:70].all() and not difference.shadow[45:55, 45:55].any()
+    shadow = difference.shadow(slice(0, 100), slice(0, 100))
+    assert shadow[60:70, 60:70].all() and not shadow[45:55, 45:55].any()
     blob = max(die_blobs(scene, None, None, difference), key=cv2.contourArea)
     x, y, w, h = cv2.boundingRect(whole_die(blob, difference))
+    assert 72 <= x <= 78 and 72 <= y <= 78 and 48 <= w <= 56 and 48 <= h <= 56
+
+
+def test_a_shadow_dark_enough_to_be_in_the_blob_can_be_cut_out_of_it():
+    scene = np.full((200, 200, 3), (90, 140, 170), np.uint8)
+    cv2.rectangle(scene, (110, 110), (150, 150), (54, 84, 102), -1)  # the table 0.6 as bright
+    cv2.circle(scene, (100, 100), 25, (30, 30, 200), -1)
+    difference = table_difference(scene)
+    blob = max(die_blobs(scene, None, None, difference), key=cv2.contourArea)
+    assert cv2.boundingRect(blob)[2] > 70  # the blob runs on over the shadow
+    x, y, w, h = cv2.boundingRect(whole_die(blob, difference, shadow_out_of_blob=True))
     assert 72 <= x <= 78 and 72 <= y <= 78 and 48 <= w <= 56 and 48 <= h <= 56
 
 

@@ -28,7 +28,15 @@ class TableDifference:
     """How each pixel of a frame differs from the table under it, at half resolution."""
 
     distance: np.ndarray  # float32 Lab distance from the table
-    shadow: np.ndarray  # bool: the table darkened evenly, as a shadow darkens it
+    frame: np.ndarray  # the frame at half resolution, BGR
+    table: np.ndarray  # the table estimated under it, BGR
+
+    def shadow(self, rows: slice, columns: slice) -> np.ndarray:
+        """bool: where the table is darkened evenly in every channel, as a shadow darkens it."""
+        ratio = (self.frame[rows, columns].astype(np.float32) + 1) / (self.table[rows, columns].astype(np.float32) + 1)
+        b, g, r = ratio[..., 0], ratio[..., 1], ratio[..., 2]
+        darkest, lightest = np.minimum(np.minimum(b, g), r), np.maximum(np.maximum(b, g), r)
+        return (darkest > SHADOW_DARKER[0]) & (lightest < SHADOW_DARKER[1]) & (lightest - darkest < SHADOW_EVENNESS)
 
 
 def table_difference(frame_bgr: np.ndarray) -> TableDifference:
@@ -40,10 +48,7 @@ def table_difference(frame_bgr: np.ndarray) -> TableDifference:
     table_lab = cv2.cvtColor(table, cv2.COLOR_BGR2LAB).astype(np.float32)
     distance = cv2.magnitude(lab[..., 0] - table_lab[..., 0], cv2.magnitude(lab[..., 1] - table_lab[..., 1],
                                                                            lab[..., 2] - table_lab[..., 2]))
-    ratio = (half.astype(np.float32) + 1) / (table.astype(np.float32) + 1)
-    darkest, lightest = ratio.min(axis=2), ratio.max(axis=2)
-    shadow = (darkest > SHADOW_DARKER[0]) & (lightest < SHADOW_DARKER[1]) & (lightest - darkest < SHADOW_EVENNESS)
-    return TableDifference(distance, shadow)
+    return TableDifference(distance, half, table)
 
 
 def foreground(difference: TableDifference) -> np.ndarray:
@@ -74,14 +79,19 @@ def die_blobs(frame_bgr: np.ndarray, area_mask: np.ndarray | None, die_px: float
     return found
 
 
-def whole_die(contour: np.ndarray, difference: TableDifference) -> np.ndarray:
+def whole_die(contour: np.ndarray, difference: TableDifference, shadow_out_of_blob: bool = False) -> np.ndarray:
     """The outline of the whole die round a blob (full-resolution convex hull).
 
     A die close to the table's colour differs clearly from it only in its ink and its
     lit faces, so its blob is a ragged part of the die with the wrong middle and axis.
     Round the blob the table's own noise is known, so a much finer cut separates the
     rest of the body; the table's shadow, evenly darker, is left out; and a d10 seen
-    from above is convex, so the hull closes what ink and glare leave open."""
+    from above is convex, so the hull closes what ink and glare leave open.
+
+    The blob itself is kept whole unless `shadow_out_of_blob`: the darkest shadow right
+    beside a die differs clearly from the table and so is part of the blob, but a die of
+    the table's own hue has shaded faces that pass for shadow, so both cuts are worth a
+    look."""
     (cx, cy), _, length, _ = outline_pose(contour)
     cx, cy, reach = cx / 2, cy / 2, length / 2 + 3  # half resolution: a blob's length each way
     h, w = difference.distance.shape
@@ -93,8 +103,10 @@ def whole_die(contour: np.ndarray, difference: TableDifference) -> np.ndarray:
     table = distance[cv2.dilate(own, np.ones((7, 7), np.uint8)) == 0]
     noise = float(np.median(table)) if table.size else 0.0
     cut = min(max(LOCAL_DIFFERENCE, LOCAL_NOISE_TIMES * noise), DIFFERENCE)
-    body = ((distance > cut) & ~difference.shadow[top:bottom, left:right]).astype(np.uint8)
-    body = cv2.morphologyEx(body, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) | own
+    shadow = difference.shadow(slice(top, bottom), slice(left, right))
+    body = cv2.morphologyEx(((distance > cut) & ~shadow).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    kept = own & ~shadow if shadow_out_of_blob else own
+    body |= kept if kept.any() else own
     count, parts = cv2.connectedComponents(body)
     overlap = np.bincount(parts[own > 0], minlength=count)
     overlap[0] = 0

@@ -9,20 +9,24 @@ Only a confident answer is a read: a blob the network takes for a d10 but whose
 number it is not sure of is reported unreadable, anything else is not reported.
 
 A die whose colour is close to the table's shows up as a ragged part of itself, cut
-and turned wrongly, so every blob that may be a d10 is looked at a second time, cut by
-the whole die's outline (find.whole_die). Each look is a witness: a read needs one
-look sure of the number and no look leaning to another."""
+and turned wrongly, and a shadow can turn an outline, so every blob that may be a d10
+is looked at again, cut by the whole die's outline (find.whole_die), and, while no
+look reads it, turned by its number's own axis (patch.number_turn) and cut with
+shadows taken out. Each look is a witness: a read needs one look sure of the number
+and no look leaning to another, and the whole die's look (when die-shaped) is always
+among them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from vision.calibration import Calibration
 from vision.d10 import classifier
-from vision.d10.find import die_blobs, table_difference, whole_die
-from vision.d10.patch import face_patch, outline_pose
+from vision.d10.find import TableDifference, die_blobs, table_difference, whole_die
+from vision.d10.patch import face_patch, number_turn, outline_pose
 from vision.image_io import checked_bgr
 from vision.types import D10, TableRead, Unreadable
 
@@ -87,12 +91,29 @@ def judge_looks(looks: list[Look]) -> D10 | Unreadable | None:
     return next((f for f in found if f is not None), None)
 
 
-def _look(frame_bgr: np.ndarray, contours: list[np.ndarray]) -> list[Look]:
-    poses = [outline_pose(c) for c in contours]
+def _looks(frame_bgr: np.ndarray, contours: list[np.ndarray], poses: list[tuple]) -> list[Look]:
+    """The networks' answers for blobs cut by their outlines' poses (outline_pose)."""
     if not poses:
         return []
     patches = np.stack([face_patch(frame_bgr, centre, angle, length) for centre, angle, length, _ in poses])
     return [Look(p, pose[0], _box(c)) for c, pose, p in zip(contours, poses, classifier.probabilities(patches))]
+
+
+def _more_cuts(frame_bgr: np.ndarray, contour: np.ndarray, difference: TableDifference) -> Iterator[tuple]:
+    """(outline, pose) of further cuts of a blob that may be a d10, most likely first:
+    by the whole die's outline, then turned by its number's own axis; the same with
+    shadows cut out of the blob too."""
+    seen: list[np.ndarray] = []
+    for shadow_out_of_blob in (False, True):
+        whole = whole_die(contour, difference, shadow_out_of_blob)
+        centre, angle, length, ratio = pose = outline_pose(whole)
+        if ratio > MAX_ELONGATION or any(np.array_equal(whole, s) for s in seen):
+            continue
+        seen.append(whole)
+        yield whole, pose
+        turn = number_turn(face_patch(frame_bgr, centre, angle, length))
+        if turn is not None:
+            yield whole, (centre, angle + turn, length, ratio)
 
 
 def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
@@ -101,16 +122,25 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
     difference = table_difference(frame_bgr)
-    blobs = [c for c in die_blobs(frame_bgr, area, die_px, difference) if outline_pose(c)[3] <= MAX_ELONGATION]
-    first = _look(frame_bgr, blobs)
-    again = [i for i, look in enumerate(first) if 1.0 - look.p[classifier.NOT_D10] >= LOOK_AGAIN]
-    wholes = [whole_die(blobs[i], difference) for i in again]
-    kept = [(i, w) for i, w in zip(again, wholes) if outline_pose(w)[3] <= MAX_ELONGATION]
-    second = dict(zip((i for i, _ in kept), _look(frame_bgr, [w for _, w in kept])))
+    blobs, poses = [], []
+    for contour in die_blobs(frame_bgr, area, die_px, difference):
+        pose = outline_pose(contour)
+        if pose[3] <= MAX_ELONGATION:
+            blobs.append(contour)
+            poses.append(pose)
+    looks = [[first] for first in _looks(frame_bgr, blobs, poses)]
+    cuts = {i: _more_cuts(frame_bgr, blobs[i], difference) for i, (first,) in enumerate(looks)
+            if 1.0 - first.p[classifier.NOT_D10] >= LOOK_AGAIN}
+    # Every such blob's second look, all at once (one network call); more only while unread.
+    seconds = {i: cut for i, cut in ((i, next(c, None)) for i, c in cuts.items()) if cut is not None}
+    for i, look in zip(seconds, _looks(frame_bgr, [c for c, _ in seconds.values()], [p for _, p in seconds.values()])):
+        looks[i].append(look)
+    for i in seconds:
+        while not isinstance(judge_looks(looks[i]), D10) and (cut := next(cuts[i], None)) is not None:
+            looks[i] += _looks(frame_bgr, [cut[0]], [cut[1]])
     dice: list[D10] = []
     unreadable: list[Unreadable] = []
-    for i, look in enumerate(first):
-        found = judge_looks([look] + ([second[i]] if i in second else []))
+    for found in map(judge_looks, looks):
         if isinstance(found, D10):
             dice.append(found)
         elif isinstance(found, Unreadable):
