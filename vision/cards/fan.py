@@ -37,7 +37,7 @@ TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated 
 # 0.07, gap 0.015 and suit 0.05 card lengths long, some 0.05 wide); a blob under 2 is not one.
 MERGED_ELONGATION = 2.0
 MERGED_STEP = 0.075 / 0.135  # rank centre to suit centre, per length of the two run together
-SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.6, 20, 7  # see _hand_stock
+SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 7  # see _hand_stock
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
