@@ -25,7 +25,6 @@ LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cli
 LOOSE_FILL = 0.7
 NO_SEAM = "two tiles side by side without a visible seam: cannot tell which way they lie"
 CRISP_OUTLINE = 0.3  # share of an unread outline that edge lines must run along
-RAGGED_FILL = 0.45  # two touching tiles with their sides and shadows: tightened first
 _CANONICAL = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
 
 
@@ -107,7 +106,7 @@ def _near(size: float, typical: float | None) -> bool:
 
 def _read_outline(frame, outline: segment.Outline, die_px):
     """Results (as tuples) for one blob: none when it is plainly not a tile."""
-    if outline.fill < RAGGED_FILL or outline.short < segment.MIN_SHORT_PX:
+    if outline.fill < segment.RAGGED_FILL or outline.short < segment.MIN_SHORT_PX:
         return []
     if die_px is not None and outline.short < 1.1 * die_px:
         return []  # die-sized: the dice reader's business
@@ -141,7 +140,7 @@ def _tightest(frame, outline: segment.Outline, aspect: float):
 
 def _tight_square(frame, outline: segment.Outline) -> list[segment.Outline]:
     """The blob as a square outline, if it is one once tightened."""
-    if outline.fill < RAGGED_FILL or outline.short < segment.MIN_SHORT_PX:
+    if outline.fill < segment.RAGGED_FILL or outline.short < segment.MIN_SHORT_PX:
         return []
     rect, fill = _tightest(frame, outline, 1.0)
     w, h = rect[1]

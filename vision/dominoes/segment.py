@@ -16,12 +16,14 @@ import cv2
 import numpy as np
 
 MIN_SHORT_PX = 20  # a tile narrower than this cannot show its pips readably
+RAGGED_FILL = 0.45  # least fill of a blob (two touching tiles with their sides and shadows)
 CHROMA_STEP = 0.04  # change in r,g,b share that is a different material, not light
 BRIGHTER = 1.2  # light ratio above which a pixel is something paler than the table
 DARKER = 0.42  # below this it is darker than any drop shadow we expect
 _ACROSS_DIVIDER = np.ones((1, 5), np.uint8)  # along a tile lying level: spans a divider
 BUSY_TABLE = 0.03  # share of bare table on edge lines above which rings mean nothing
 UNSEEN_SHARE = 0.3  # an outlined region the colour test saw less of is added whole
+SHADE = 0.85  # light ratio below which a ringed pixel is shade (a drop shadow, a side)
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,10 @@ def foreground(frame: np.ndarray, area_mask: np.ndarray | None) -> np.ndarray:
     fg = _differs(share, total, table_share, table_total)
     mask = fg.astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    mask |= _enclosed(small, mask)
+    # A ring runs round a tile's drop shadow too; the top face is lit as the cloth is,
+    # the shadow is not, and the shadow would widen the outline past the tile.
+    lit = np.where(total >= SHADE * table_total, 255, 0).astype(np.uint8)
+    mask |= _enclosed(small, mask) & lit
     if area_mask is not None:
         mask &= cv2.resize(area_mask, half, interpolation=cv2.INTER_NEAREST)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -202,8 +207,11 @@ def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: flo
         if stats[i, cv2.CC_STAT_AREA] < 0.5 * area:
             continue  # a thin rim around other pieces, not an object's face
         rect = cv2.minAreaRect(contour)
-        rect_area = max(rect[1][0] * rect[1][1], 1.0)
-        found.append(Outline(rect, area, area / rect_area))
+        fill = area / max(rect[1][0] * rect[1][1], 1.0)
+        # A ragged piece (faces joined by a scrap of rim) is no one object, and its
+        # wide rectangle would hide the faces inside it from _distinct.
+        if fill >= RAGGED_FILL:
+            found.append(Outline(rect, area, fill))
     return found
 
 
