@@ -266,8 +266,11 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     # body's colour hard to pin down, going by colour alone is the safer choice.
     darker = ((body[0] - lab[..., 0]) > max(10.0, 0.2 * body[0])).astype(np.uint8) * 255
     # Last, the body bridged across its divider: painted nearly edge to edge, a
-    # divider parts the body in two, neither of which fills the middle.
+    # divider parts the body in two, neither of which fills the middle. Two tiles
+    # side by side (aspect 1) are parted both ways, by their seam and their dividers.
     bridged = cv2.morphologyEx(alike & ~darker, cv2.MORPH_CLOSE, _ACROSS_DIVIDER)
+    if aspect < 1.5:
+        bridged = cv2.morphologyEx(bridged, cv2.MORPH_CLOSE, _ACROSS_DIVIDER.T)
     for body_mask in (alike & ~darker, alike, bridged):
         body_mask = cv2.morphologyEx(body_mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
