@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards import index
-from vision.cards.colour import low_high
+from vision.cards.colour import low_high, percentiles
 from vision.cards.find import Region, whiteness
 from vision.cards.glyphs import best_of, label_scores
 from vision.cards.rank_net import rank_crop, rank_probabilities
@@ -37,7 +37,7 @@ TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated 
 # 0.07, gap 0.015 and suit 0.05 card lengths long, some 0.05 wide); a blob under 2 is not one.
 MERGED_ELONGATION = 2.0
 MERGED_STEP = 0.075 / 0.135  # rank centre to suit centre, per length of the two run together
-SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 7  # see _hand_stock
+SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 6  # see _hand_stock (EDGE_LINE in frame pixels)
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
@@ -91,7 +91,7 @@ def _on_plain_stock(patch: np.ndarray, ink: np.ndarray) -> bool:
     """Most of the middle of the patch, around the index, is bright unsaturated stock."""
     mid = slice(PATCH // 4, 3 * PATCH // 4)
     low, high = low_high(patch[mid, mid])
-    plain = (cv2.subtract(high, low) < 50) & (low > 0.6 * float(np.percentile(low, 95))) & (ink[mid, mid] == 0)
+    plain = (cv2.subtract(high, low) < 50) & (low > 0.6 * percentiles(low, 95)[0]) & (ink[mid, mid] == 0)
     return float(plain.mean()) >= PLAIN_SHARE
 
 
@@ -244,27 +244,29 @@ def _hand_stock(frame: np.ndarray, region: Region, others: list[np.ndarray]) -> 
     any of the outlines `others` (other cards and hands, which read it themselves)."""
     reach = int(SHADE_REACH * min(region.rect[1]))
     x, y, w, h = cv2.boundingRect(region.contour)
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    x1, y1 = min(frame.shape[1], x + w + reach), min(frame.shape[0], y + h + reach)
-    hand = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.drawContours(hand, [region.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
+    x0, y0 = max(0, x - reach) // 2 * 2, max(0, y - reach) // 2 * 2
+    x1, y1 = min(frame.shape[1], x + w + reach) // 2 * 2, min(frame.shape[0], y + h + reach) // 2 * 2
+    # Worked out at half resolution, as the hand was found: four times quicker, and the
+    # stock's edge is kept a few pixels inside anyway.
+    window = cv2.resize(frame[y0:y1, x0:x1], ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
+    to_half = np.array([x0, y0])
+    hand = np.zeros(window.shape[:2], np.uint8)
+    cv2.drawContours(hand, [((region.contour - to_half) // 2).astype(np.int32)], -1, 1, -1)
     elsewhere = np.ones_like(hand)
-    cv2.drawContours(elsewhere, [c.astype(np.int32) - np.array([x0, y0], np.int32) for c in others], -1, 0, -1)
-    # Distances at half resolution: a pixel or two does not matter here, and it is 4 times quicker.
-    hand_half, elsewhere_half = hand[::2, ::2], elsewhere[::2, ::2]
-    to_hand = cv2.distanceTransform(1 - hand_half, cv2.DIST_L2, 3)
+    cv2.drawContours(elsewhere, [((c - to_half) // 2).astype(np.int32) for c in others], -1, 0, -1)
+    to_hand = cv2.distanceTransform(1 - hand, cv2.DIST_L2, 3)
     near = to_hand <= reach / 2
-    if not elsewhere_half.all():
-        near &= to_hand < cv2.distanceTransform(elsewhere_half, cv2.DIST_L2, 3)
-    near = cv2.resize(near.astype(np.uint8), hand.shape[::-1], interpolation=cv2.INTER_NEAREST)
-    shaded = ((whiteness(frame[y0:y1, x0:x1]) >= region.level - SHADE_STEP).astype(np.uint8) & near) | hand
-    bridged = cv2.morphologyEx(shaded, cv2.MORPH_CLOSE, np.ones((EDGE_LINE, EDGE_LINE), np.uint8))
+    if not elsewhere.all():
+        near &= to_hand < cv2.distanceTransform(elsewhere, cv2.DIST_L2, 3)
+    shaded = ((whiteness(window) >= region.level - SHADE_STEP) & near).astype(np.uint8) | hand
+    bridged = cv2.morphologyEx(shaded, cv2.MORPH_CLOSE, np.ones((EDGE_LINE // 2,) * 2, np.uint8))
     n, labels = cv2.connectedComponents(bridged, connectivity=8)
     joined = np.flatnonzero(np.bincount(labels[hand > 0], minlength=n)[1:]) + 1
     outlines, _ = cv2.findContours(index.pick_labels(labels, n, joined) & shaded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     stock = np.zeros(frame.shape[:2], np.uint8)
-    cv2.drawContours(stock, [c + np.array([x0, y0], np.int32) for c in outlines], -1, 1, -1)  # ink holes filled
-    return cv2.erode(stock, np.ones((7, 7), np.uint8))
+    cv2.drawContours(stock, [c * 2 + to_half.astype(np.int32) for c in outlines], -1, 1, -1)  # ink holes filled
+    stock[y0:y1, x0:x1] = cv2.erode(stock[y0:y1, x0:x1], np.ones((7, 7), np.uint8))
+    return stock
 
 
 def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = (),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards.colour import low_high
+from vision.cards.colour import low_high, percentiles
 from vision.cards.glyphs import best_match, label_scores
 from vision.cards.rank_net import rank_crop, rank_probabilities
 
@@ -75,7 +75,7 @@ def card_white(card_bgr: np.ndarray) -> float:
     gray = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY)
     band = np.concatenate([gray[EDGE : 2 * EDGE, 10:-10].ravel(), gray[-2 * EDGE : -EDGE, 10:-10].ravel(),
                            gray[10:-10, EDGE : 2 * EDGE].ravel(), gray[10:-10, -2 * EDGE : -EDGE].ravel()])
-    return float(np.percentile(band, 75))
+    return percentiles(band, 75)[0]
 
 
 def is_red(card_bgr: np.ndarray, ink: np.ndarray) -> bool:
@@ -91,7 +91,7 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     if len(pixels) == 0:
         return None
     darkest = pixels.min(axis=1)
-    pixels = pixels[darkest <= np.median(darkest)]
+    pixels = pixels[darkest <= percentiles(darkest, 50)[0]]
     b, g, r = np.median(pixels, axis=0)
     if r - max(b, g) > 35:
         return "red"

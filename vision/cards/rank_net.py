@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.colour import low_high
+from vision.cards.colour import low_high, percentiles
 from vision.dice.tinycnn import TinyCNN
 
 SIDE = 24  # the network's input is SIDE x SIDE
@@ -44,7 +44,7 @@ def rank_crop(upright_bgr: np.ndarray, rank_mask: np.ndarray) -> np.ndarray | No
     low, _ = low_high(upright_bgr)
     crop = cv2.warpAffine(low, m, (SIDE, SIDE), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    white, dark = np.percentile(crop, (90, 3))
+    white, dark = percentiles(crop, 90, 3)
     return np.clip((white - crop) / max(float(white - dark), 20.0), 0.0, 1.0).astype(np.float32)
 
 
