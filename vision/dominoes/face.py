@@ -72,25 +72,42 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
         return FaceRead(None, False, blobs, 0.0) if divided else NOT_A_TILE
     if not blobs and not divided:
         return NOT_A_TILE  # no pips and no divider: never 0-0 (a back with glare, or not a tile)
-    halves, fits, spacings = [], [], []
-    for side in (0, 1):
-        centre = np.array([S * (side + 0.5), S * 0.5], np.float32)
-        mine = [b for b in blobs if (b[0] >= S) == bool(side)]
-        value, fit, spacing = _match(np.array(mine, np.float32).reshape(-1, 2) - centre)
-        if value is None:
-            if not divided:
-                return NOT_A_TILE
-            return FaceRead(None, False, f"{len(mine)} marks on one half in no pip pattern", 0.0,
-                            marks=len(blobs))
-        halves.append(value)
-        fits.append(fit)
-        spacings.append(spacing)
+    halves, fits, spacings = _halves(blobs)
+    if halves is None and divided:
+        # A pip dimmed by glare may show only a pixel or two above the threshold; at
+        # half its own peak it is as big as the others. Such marks are let in only to
+        # complete a pattern the clear marks alone do not form.
+        faint = _blobs(marks, zone, threshold, least_px=1)
+        if isinstance(faint, list) and len(faint) > len(blobs) and _halves(faint)[0]:
+            blobs = faint
+            halves, fits, spacings = _halves(blobs)
+    if halves is None:
+        if not divided:
+            return NOT_A_TILE
+        return FaceRead(None, False, f"{fits} marks on one half in no pip pattern", 0.0,
+                        marks=len(blobs))
     if blobs and _faint_pip(marks, blobs, spacings):
         return FaceRead(None, False, "a faint mark where a pip may be (worn pip or glare)", 0.0)
     contrast = min(1.0, strongest / (3 * FLOOR))
     confidence = min(fits) * contrast * (1.0 if divided else 0.7)
     return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided, seam,
                     len(blobs))
+
+
+def _halves(blobs):
+    """Each half's number, how tightly its marks fit its pattern and their spacing;
+    or None, the number of marks on the first half in no pattern, and None."""
+    halves, fits, spacings = [], [], []
+    for side in (0, 1):
+        centre = np.array([S * (side + 0.5), S * 0.5], np.float32)
+        mine = [b for b in blobs if (b[0] >= S) == bool(side)]
+        value, fit, spacing = _match(np.array(mine, np.float32).reshape(-1, 2) - centre)
+        if value is None:
+            return None, len(mine), None
+        halves.append(value)
+        fits.append(fit)
+        spacings.append(spacing)
+    return halves, fits, spacings
 
 
 def _pip_patterns(blobs) -> bool:
@@ -247,12 +264,14 @@ def _reaches_the_edges(marks: np.ndarray) -> bool:
     return middle >= DIVIDER_MIN / 2 and edges >= SEAM_REACH * middle
 
 
-def _blobs(marks, zone, threshold):
-    """Centres of pip-like marks, or a reason why the marks are not clean pips."""
+def _blobs(marks, zone, threshold, least_px=4):
+    """Centres of pip-like marks, or a reason why the marks are not clean pips.
+    A mark needs `least_px` pixels above the threshold; fewer than 4 only if it is
+    pip-sized at half its own peak."""
     binary = ((marks > threshold) & zone).astype(np.uint8)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(binary, connectivity=8)
     boxes, centres = stats[1:], centres[1:]
-    keep = boxes[:, cv2.CC_STAT_AREA] >= 4
+    keep = boxes[:, cv2.CC_STAT_AREA] >= least_px
     # Ends of a slightly skewed divider poke out of its band, and a loosely fitted
     # outline lets the tile's own edge into the zone as a stripe along its border;
     # no pip sits on the divider or lies flat along the edge.
@@ -272,7 +291,7 @@ def _blobs(marks, zone, threshold):
     areas, peaks = np.array([_own_area(marks, labels, i, box)
                              for i, box in zip(np.flatnonzero(keep) + 1, boxes)]).T
     # Faint specks (JPEG blocks, grain) are neither pips nor reasons to refuse.
-    real = (areas >= 8) | (peaks >= 2 * FLOOR)
+    real = (areas >= 8) | ((peaks >= 2 * FLOOR) & (boxes[:, cv2.CC_STAT_AREA] >= 4))
     if not real.any():
         return []
     areas, boxes, centres = areas[real], boxes[real], centres[real]
