@@ -81,6 +81,18 @@ def test_a_die_at_any_turn_is_read_right_or_refused(value, spin, colour, font, m
         assert abs(die.center[0] - 160) < 20 and abs(die.center[1] - 160) < 20
 
 
+@pytest.mark.parametrize("spacing", [0.85, 0.92])
+def test_dice_touching_in_a_row_are_each_read(spacing):
+    rng = np.random.default_rng(2)
+    faces = render.fonts.available(render.FIXTURE_FONTS)
+    scene = table_background(rng, 320, "felt")
+    for k, (value, colour) in enumerate([(3, 0), (8, 2), (5, 4)]):  # 70 px dice, centres 60-64 px apart
+        sprite, alpha = render.render_die(value, 70, 40 * k + 10, render.COLOURS[colour], faces[1], "dot", rng, 128)
+        paste(scene, sprite, alpha, np.array([[1, 0, 60 + 70 * spacing * k], [0, 1, 96], [0, 0, 1]], np.float64))
+    read = read_d10(scene)
+    assert sorted((round(d.center[0] / (70 * spacing)), d.value) for d in read.d10) == [(2, 3), (3, 8), (4, 5)]
+
+
 @pytest.mark.parametrize("marker", ["underline", "dot"])
 def test_six_and_nine_are_told_apart_by_their_mark(marker):
     read_as = {6: [], 9: []}

@@ -9,7 +9,7 @@ import pytest
 
 from vision.cards.camera_look import paste, table_background
 from vision.d10 import classifier, render, train
-from vision.d10.find import die_blobs, table_difference, whole_die
+from vision.d10.find import die_blobs, table_difference, touching_dice, whole_die
 from vision.d10.patch import PATCH, face_patch, network_input, number_turn, outline_pose
 from vision.d10.read import Look, judge, judge_looks
 from vision.dice.tinycnn import TinyCNN
@@ -196,6 +196,30 @@ def test_a_shadow_dark_enough_to_be_in_the_blob_can_be_cut_out_of_it():
     assert cv2.boundingRect(blob)[2] > 70  # the blob runs on over the shadow
     x, y, w, h = cv2.boundingRect(whole_die(blob, difference, shadow_out_of_blob=True))
     assert 72 <= x <= 78 and 72 <= y <= 78 and 48 <= w <= 56 and 48 <= h <= 56
+
+
+def _outline_of(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return max(contours, key=cv2.contourArea)
+
+
+def test_touching_dice_are_parted_at_their_necks():
+    mask = np.zeros((200, 300), np.uint8)
+    for x in (80, 136, 192):  # three discs of 60 px in a row, each overlapping the next
+        cv2.circle(mask, (x, 100), 30, 1, -1)
+    parts = touching_dice(_outline_of(mask), None)
+    middles = sorted(outline_pose(outline)[0] for outline, _ in parts)
+    assert len(middles) == 3
+    for (x, y), truth in zip(middles, (80, 136, 192)):
+        assert abs(x - truth) < 6 and abs(y - 100) < 3
+    for outline, neighbours in parts:
+        assert len(neighbours) == 2 and outline_pose(outline)[0] not in neighbours
+
+
+def test_one_die_is_not_parted():
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.fillConvexPoly(mask, np.array([[60, 100], [100, 60], [150, 80], [140, 140], [90, 150]], np.int32), 1)
+    assert touching_dice(_outline_of(mask), None) == []
 
 
 def test_training_runs_end_to_end_and_writes_a_loadable_network(tmp_path, capsys):

@@ -21,6 +21,12 @@ LOCAL_NOISE_TIMES = 3.0
 # A shadow darkens the table by the same share in every colour channel.
 SHADOW_DARKER = (0.45, 0.96)
 SHADOW_EVENNESS = 0.12
+# A lone d10 seen from above is at most about 1.8 times as long as it is wide; a longer
+# blob is dice touching, or a die and something else, whose middle is no top face.
+ONE_DIE_ELONGATION = 2.0
+CORE = 0.75  # share of a cluster's deepest inside distance that marks one die's core
+CLUSTER_DICE = 4  # a cluster of touching dice is at most this many dice long
+SPLIT_DEPTH = 2
 
 
 @dataclass(frozen=True)
@@ -58,28 +64,99 @@ def foreground(difference: TableDifference) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
+def _outer_outlines(mask: np.ndarray) -> list[np.ndarray]:
+    """Every outer outline (half resolution), also those lying inside another thing's
+    outline: a dice tray's rim is one big ring around everything on the tray."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    return [c for c, (_, _, _, parent) in zip(contours, hierarchy[0] if hierarchy is not None else []) if parent < 0]
+
+
+def _die_sizes(die_px: float | None) -> tuple[float, float]:
+    """Shortest and longest outline (full-resolution pixels) one die can have."""
+    return (0.6 * die_px, 2.4 * die_px) if die_px else (20.0, 130.0)
+
+
+def _length(outline: np.ndarray) -> tuple[float, bool]:
+    """Full-resolution length of a half-resolution outline, and whether it is compact
+    (its box no more than twice as long as wide), as one die is."""
+    (_, _), (w, h), _ = cv2.minAreaRect(outline)
+    return 2.0 * max(w, h), min(w, h) > 0.5 * max(w, h)
+
+
+def blob_outlines(difference: TableDifference, area_mask: np.ndarray | None,
+                  die_px: float | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Full-resolution outlines of die-sized things on the table, and of clusters: things
+    too big or too long for one die but not for a few touching."""
+    mask = foreground(difference)
+    if area_mask is not None:
+        mask &= cv2.resize(area_mask, mask.shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
+    low, high = _die_sizes(die_px)
+    dice, clusters = [], []
+    for outline in _outer_outlines(mask):
+        length, compact = _length(outline)
+        if low <= length <= high and compact:
+            dice.append(outline * 2)
+        elif low <= length <= CLUSTER_DICE * high:
+            clusters.append(outline * 2)
+    return dice, clusters
+
+
 def die_blobs(frame_bgr: np.ndarray, area_mask: np.ndarray | None, die_px: float | None,
               difference: TableDifference | None = None) -> list[np.ndarray]:
     """Outlines (full-resolution contours) of die-sized things on the table."""
-    mask = foreground(difference or table_difference(frame_bgr))
-    if area_mask is not None:
-        mask &= cv2.resize(area_mask, mask.shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
-    # Every outer outline, also those lying inside another thing's outline: a dice tray's
-    # rim is one big ring around everything on the tray.
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    low, high = (0.6 * die_px, 2.4 * die_px) if die_px else (20.0, 130.0)
-    found = []
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if hierarchy is not None else []):
-        if parent >= 0:
-            continue  # a hole
-        (_, _), (w, h), _ = cv2.minAreaRect(contour)
-        side = 2 * max(w, h)
-        if low <= side <= high and min(w, h) > 0.5 * max(w, h):
-            found.append(contour * 2)
-    return found
+    return blob_outlines(difference or table_difference(frame_bgr), area_mask, die_px)[0]
 
 
-def whole_die(contour: np.ndarray, difference: TableDifference, shadow_out_of_blob: bool = False) -> np.ndarray:
+def touching_dice(outline: np.ndarray, die_px: float | None) -> list[tuple[np.ndarray, tuple[tuple[float, float], ...]]]:
+    """The dice in a blob of dice touching (a cluster, or a die-sized blob that is no
+    one die): for each, its outline and the middles of the dice it touches (all full
+    resolution). Nothing when the blob does not part into several die-sized pieces.
+
+    Each die of a cluster has a core far from the cluster's edge, and touching dice
+    meet at a neck closer to it: the cores are where the distance to the edge is more
+    than CORE of the deepest, and every pixel belongs to the nearest core. A part still
+    too long is split the same way once more."""
+    low, high = _die_sizes(die_px)
+    half = np.round(outline.reshape(-1, 1, 2) / 2.0).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(half)
+    inside = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(inside, [half - [x - 1, y - 1]], -1, 1, -1)
+    parts = [p for p in _split(inside, SPLIT_DEPTH) if _length(p)[1] and low <= _length(p)[0] <= high]
+    if len(parts) < 2:
+        return []
+    outlines = [(p + [x - 1, y - 1]) * 2 for p in parts]
+    middles = [outline_pose(o)[0] for o in outlines]
+    return [(o, tuple(m for j, m in enumerate(middles) if j != i)) for i, o in enumerate(outlines)]
+
+
+def _split(inside: np.ndarray, depth: int) -> list[np.ndarray]:
+    """Outlines of the parts of a cluster mask, one per core (see touching_dice)."""
+    depth_map = cv2.distanceTransform(inside, cv2.DIST_L2, 5)
+    count, cores = cv2.connectedComponents((depth_map > CORE * depth_map.max()).astype(np.uint8))
+    if count <= 2:
+        return []
+    # Each pixel to its nearest core: the distance transform to the cores labels each
+    # pixel with the nearest core pixel, whose core is looked up.
+    _, nearest = cv2.distanceTransformWithLabels((cores == 0).astype(np.uint8), cv2.DIST_L2, 5,
+                                                 labelType=cv2.DIST_LABEL_PIXEL)
+    ys, xs = np.nonzero(cores)
+    core_of = np.zeros(nearest.max() + 1, np.int32)
+    core_of[nearest[ys, xs]] = cores[ys, xs]
+    owner = core_of[nearest] * (inside > 0)
+    outlines = []
+    for k in range(1, count):
+        part = (owner == k).astype(np.uint8)
+        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        outline = max(contours, key=cv2.contourArea)
+        deeper = _split(part, depth - 1) if depth > 1 and outline_pose(outline)[3] > ONE_DIE_ELONGATION else []
+        outlines += deeper or [outline]
+    return outlines
+
+
+def whole_die(contour: np.ndarray, difference: TableDifference, shadow_out_of_blob: bool = False,
+              neighbours: tuple[tuple[float, float], ...] = ()) -> np.ndarray:
     """The outline of the whole die round a blob (full-resolution convex hull).
 
     A die close to the table's colour differs clearly from it only in its ink and its
@@ -91,7 +168,7 @@ def whole_die(contour: np.ndarray, difference: TableDifference, shadow_out_of_bl
     The blob itself is kept whole unless `shadow_out_of_blob`: the darkest shadow right
     beside a die differs clearly from the table and so is part of the blob, but a die of
     the table's own hue has shaded faces that pass for shadow, so both cuts are worth a
-    look."""
+    look. What lies nearer the middle of a touching die (`neighbours`) is that die's."""
     (cx, cy), _, length, _ = outline_pose(contour)
     cx, cy, reach = cx / 2, cy / 2, length / 2 + 3  # half resolution: a blob's length each way
     h, w = difference.distance.shape
@@ -105,6 +182,11 @@ def whole_die(contour: np.ndarray, difference: TableDifference, shadow_out_of_bl
     cut = min(max(LOCAL_DIFFERENCE, LOCAL_NOISE_TIMES * noise), DIFFERENCE)
     shadow = difference.shadow(slice(top, bottom), slice(left, right))
     body = cv2.morphologyEx(((distance > cut) & ~shadow).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if neighbours:
+        ys, xs = np.mgrid[top:bottom, left:right].astype(np.float32)
+        mine = (xs - cx) ** 2 + (ys - cy) ** 2
+        for nx, ny in neighbours:
+            body[(xs - nx / 2) ** 2 + (ys - ny / 2) ** 2 < mine] = 0
     kept = own & ~shadow if shadow_out_of_blob else own
     body |= kept if kept.any() else own
     count, parts = cv2.connectedComponents(body)

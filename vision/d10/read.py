@@ -25,7 +25,8 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.d10 import classifier
-from vision.d10.find import TableDifference, die_blobs, table_difference, whole_die
+from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines, table_difference, touching_dice,
+                             whole_die)
 from vision.d10.patch import face_patch, number_turn, outline_pose
 from vision.image_io import checked_bgr
 from vision.types import D10, TableRead, Unreadable
@@ -37,9 +38,7 @@ READ = 0.9  # the networks' belief in one number, below which the die is unreada
 SURE_D10 = 0.99
 LOOK_AGAIN = 0.5  # a blob taken for a d10 at least this much by the first look gets a second
 LEANS = 0.5  # a look giving another number this much vetoes a read
-# A lone d10 seen from above is at most about 1.8 times as long as it is wide; a longer
-# blob is dice touching, or a die and something else, whose middle is no top face.
-MAX_ELONGATION = 2.0
+MAX_ELONGATION = ONE_DIE_ELONGATION  # longer blobs are looked for touching dice
 
 
 @dataclass(frozen=True)
@@ -91,29 +90,65 @@ def judge_looks(looks: list[Look]) -> D10 | Unreadable | None:
     return next((f for f in found if f is not None), None)
 
 
-def _looks(frame_bgr: np.ndarray, contours: list[np.ndarray], poses: list[tuple]) -> list[Look]:
-    """The networks' answers for blobs cut by their outlines' poses (outline_pose)."""
-    if not poses:
+@dataclass(frozen=True)
+class _Blob:
+    """Something that may be one die: its outline, the outline's pose (outline_pose), and
+    the middles of the dice it touches when it is a piece cut from a cluster."""
+
+    contour: np.ndarray
+    pose: tuple
+    neighbours: tuple[tuple[float, float], ...] = ()
+
+
+def _one_die(contour: np.ndarray, neighbours: tuple[tuple[float, float], ...] = ()) -> _Blob | None:
+    pose = outline_pose(contour)
+    return _Blob(contour, pose, neighbours) if pose[3] <= MAX_ELONGATION else None
+
+
+def _looks(frame_bgr: np.ndarray, blobs: list[_Blob]) -> list[Look]:
+    """The networks' answers for blobs, each cut by its pose, all in one call."""
+    if not blobs:
         return []
-    patches = np.stack([face_patch(frame_bgr, centre, angle, length) for centre, angle, length, _ in poses])
-    return [Look(p, pose[0], _box(c)) for c, pose, p in zip(contours, poses, classifier.probabilities(patches))]
+    patches = np.stack([face_patch(frame_bgr, *b.pose[:3]) for b in blobs])
+    return [Look(p, b.pose[0], _box(b.contour)) for b, p in zip(blobs, classifier.probabilities(patches))]
 
 
-def _more_cuts(frame_bgr: np.ndarray, contour: np.ndarray, difference: TableDifference) -> Iterator[tuple]:
-    """(outline, pose) of further cuts of a blob that may be a d10, most likely first:
-    by the whole die's outline, then turned by its number's own axis; the same with
-    shadows cut out of the blob too."""
+def _blobs(frame_bgr: np.ndarray, difference: TableDifference, area: np.ndarray | None,
+           die_px: float | None) -> tuple[list[_Blob], list[Look]]:
+    """Everything that may be one die, with the first look at it: die-sized blobs, then
+    the pieces of dice touching (clusters, blobs too long for one die, and die-sized
+    blobs the first look says are no d10)."""
+    lone, clusters = blob_outlines(difference, area, die_px)
+    blobs = []
+    for contour in lone:
+        blob = _one_die(contour)
+        if blob is None:
+            clusters.append(contour)
+        else:
+            blobs.append(blob)
+    looks = _looks(frame_bgr, blobs)
+    clusters += [b.contour for b, look in zip(blobs, looks) if look.p[classifier.NOT_D10] > 1.0 - LOOK_AGAIN]
+    pieces = [piece for cluster in clusters for contour, touching in touching_dice(cluster, die_px)
+              if (piece := _one_die(contour, touching)) is not None]
+    return blobs + pieces, looks + _looks(frame_bgr, pieces)
+
+
+def _more_cuts(frame_bgr: np.ndarray, blob: _Blob, difference: TableDifference) -> Iterator[_Blob]:
+    """Further cuts of a blob that may be a d10, most likely first: by the whole die's
+    outline, then turned by its number's own axis; the same with shadows cut out of the
+    blob too."""
     seen: list[np.ndarray] = []
     for shadow_out_of_blob in (False, True):
-        whole = whole_die(contour, difference, shadow_out_of_blob)
-        centre, angle, length, ratio = pose = outline_pose(whole)
-        if ratio > MAX_ELONGATION or any(np.array_equal(whole, s) for s in seen):
+        whole = whole_die(blob.contour, difference, shadow_out_of_blob, blob.neighbours)
+        cut = _one_die(whole)
+        if cut is None or any(np.array_equal(whole, s) for s in seen):
             continue
         seen.append(whole)
-        yield whole, pose
-        turn = number_turn(face_patch(frame_bgr, centre, angle, length))
+        yield cut
+        turn = number_turn(face_patch(frame_bgr, *cut.pose[:3]))
         if turn is not None:
-            yield whole, (centre, angle + turn, length, ratio)
+            centre, angle, length, ratio = cut.pose
+            yield _Blob(whole, (centre, angle + turn, length, ratio))
 
 
 def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
@@ -122,27 +157,25 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
     difference = table_difference(frame_bgr)
-    blobs, poses = [], []
-    for contour in die_blobs(frame_bgr, area, die_px, difference):
-        pose = outline_pose(contour)
-        if pose[3] <= MAX_ELONGATION:
-            blobs.append(contour)
-            poses.append(pose)
-    looks = [[first] for first in _looks(frame_bgr, blobs, poses)]
-    cuts = {i: _more_cuts(frame_bgr, blobs[i], difference) for i, (first,) in enumerate(looks)
+    blobs, firsts = _blobs(frame_bgr, difference, area, die_px)
+    looks = [[first] for first in firsts]
+    cuts = {i: _more_cuts(frame_bgr, blobs[i], difference) for i, first in enumerate(firsts)
             if 1.0 - first.p[classifier.NOT_D10] >= LOOK_AGAIN}
-    # Every such blob's second look, all at once (one network call); more only while unread.
+    # Every such blob's second look, all in one call; more only while it is unread.
     seconds = {i: cut for i, cut in ((i, next(c, None)) for i, c in cuts.items()) if cut is not None}
-    for i, look in zip(seconds, _looks(frame_bgr, [c for c, _ in seconds.values()], [p for _, p in seconds.values()])):
+    for i, look in zip(seconds, _looks(frame_bgr, list(seconds.values()))):
         looks[i].append(look)
     for i in seconds:
         while not isinstance(judge_looks(looks[i]), D10) and (cut := next(cuts[i], None)) is not None:
-            looks[i] += _looks(frame_bgr, [cut[0]], [cut[1]])
+            looks[i] += _looks(frame_bgr, [cut])
     dice: list[D10] = []
     unreadable: list[Unreadable] = []
-    for found in map(judge_looks, looks):
+    for blob, found in zip(blobs, map(judge_looks, looks)):
         if isinstance(found, D10):
             dice.append(found)
-        elif isinstance(found, Unreadable):
+        elif isinstance(found, Unreadable) and not blob.neighbours:
+            # A piece cut out of touching things is less surely one die than a blob is:
+            # on the real d6 photos a red d6 cut from its neighbour was "a d10, number
+            # unclear". Such a piece is reported only when read.
             unreadable.append(found)
     return TableRead(d10=tuple(dice), unreadable=tuple(unreadable))
