@@ -38,6 +38,7 @@ TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated 
 MERGED_ELONGATION = 2.0
 MERGED_STEP = 0.075 / 0.135  # rank centre to suit centre, per length of the two run together
 SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 6  # see _hand_stock (EDGE_LINE in frame pixels)
+MAX_SHADE_REACH = 0.15  # of the frame's side: about half a card's length (a wide bright blob is no hand)
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
@@ -65,10 +66,16 @@ class _Index:
     glyph: float  # rank glyph height in frame pixels
 
 
-def _blobs(ink: np.ndarray, low: float, high: float) -> list[_Blob]:
+def _blobs(ink: np.ndarray, *ranges: tuple[float, float]) -> list[list[_Blob]]:
+    """The ink blobs whose larger side lies in each (low, high) range, one list per range.
+    Vectorised: a textured table can hold thousands of specks."""
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    return [_Blob(centroids[i], float(max(stats[i][2], stats[i][3])), int(stats[i][4]), labels, i)
-            for i in range(1, n) if low <= max(stats[i][2], stats[i][3]) <= high and stats[i][4] >= 8]
+    sizes = stats[:, 2:4].max(axis=1)
+    found = []
+    for low, high in ranges:
+        keep = np.flatnonzero((sizes >= low) & (sizes <= high) & (stats[:, 4] >= 8))
+        found.append([_Blob(centroids[i], float(sizes[i]), int(stats[i][4]), labels, int(i)) for i in keep if i])
+    return found
 
 
 def _patch_matrix(centre: np.ndarray, down: np.ndarray, span: float) -> np.ndarray:
@@ -242,7 +249,7 @@ def _hand_stock(frame: np.ndarray, region: Region, others: list[np.ndarray]) -> 
     away; so stock up to SHADE_STEP darker also counts within SHADE_REACH of the hand,
     where it joins the hand across such a line, but only where it is nearer the hand than
     any of the outlines `others` (other cards and hands, which read it themselves)."""
-    reach = int(SHADE_REACH * min(region.rect[1]))
+    reach = int(min(SHADE_REACH * min(region.rect[1]), MAX_SHADE_REACH * min(frame.shape[:2])))
     x, y, w, h = cv2.boundingRect(region.contour)
     x0, y0 = max(0, x - reach) // 2 * 2, max(0, y - reach) // 2 * 2
     x1, y1 = min(frame.shape[1], x + w + reach) // 2 * 2, min(frame.shape[0], y + h + reach) // 2 * 2
@@ -278,7 +285,8 @@ def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = (),
     crop = frame[y : y + h, x : x + w]
     ink = index.ink_mask(crop) & stock[y : y + h, x : x + w]
     card_h = min(region.rect[1])
-    proposals = _pairs(_blobs(ink, 0.03 * card_h, 0.12 * card_h)) + _merged(_blobs(ink, 0.08 * card_h, 0.2 * card_h))
+    glyphs, merged = _blobs(ink, (0.03 * card_h, 0.12 * card_h), (0.08 * card_h, 0.2 * card_h))
+    proposals = _pairs(glyphs) + _merged(merged)
     found = []
     for centre, down, dist in proposals:
         centre = centre + [x, y]
