@@ -1,5 +1,5 @@
-"""Small parts of the card reader: telling pale table from a hand, and parting a rank
-from the suit symbol that blur has joined to it."""
+"""Small parts of the card reader: telling pale table from a hand, parting a rank from
+the suit symbol that blur has joined to it, and the shaded cards low in a hand."""
 
 from __future__ import annotations
 
@@ -43,3 +43,32 @@ def test_a_rank_apart_from_its_suit_is_left_as_it_is():
     before = ink.copy()
     assert not fan._part_rank_from_suit(ink)
     assert (ink == before).all()
+
+
+def _shaded_hand() -> tuple[np.ndarray, Region]:
+    """A bright top card (the hand as found, at level 130), a shaded lower card showing
+    beyond it past the dark line of the top card's edge, and pale table further off."""
+    frame = np.full((400, 400, 3), 60, np.uint8)  # dark table
+    frame[100:220, 100:300] = 220  # the top card
+    frame[220:222, 100:300] = 40  # its edge's shadow line
+    frame[222:250, 100:300] = 125  # the lower card: one level darker than the hand's cut
+    frame[330:390, 100:300] = 125  # as pale, but far beyond reach: table, not this hand
+    return frame, _region(100, 100, 299, 219)
+
+
+def test_a_hands_stock_takes_in_its_shaded_lower_card_across_the_edge_line():
+    frame, hand = _shaded_hand()
+    stock = fan._hand_stock(frame, hand, [])
+    assert stock[160, 200] and stock[235, 200]  # top card and the shaded card below it
+    assert not stock[360, 200]  # pale table beyond reach
+    assert not stock[300, 200]  # dark table between
+
+
+def test_a_hands_stock_leaves_shade_nearer_another_card_to_it():
+    frame, hand = _shaded_hand()
+    frame[252:320, 100:300] = 220  # another card just below the shaded strip
+    alone = fan._hand_stock(frame, hand, [])
+    shared = fan._hand_stock(frame, hand, [_region(100, 252, 299, 319).contour])
+    assert alone[243, 200] and alone[265, 200]  # with nothing else known, the hand takes both
+    assert shared[230, 200]  # nearer the hand
+    assert not shared[243, 200] and not shared[265, 200]  # nearer the other card, and on it
