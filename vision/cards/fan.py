@@ -39,6 +39,7 @@ MERGED_ELONGATION = 2.0
 MERGED_STEP = 0.075 / 0.135  # rank centre to suit centre, per length of the two run together
 SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 6  # see _hand_stock (EDGE_LINE in frame pixels)
 MAX_SHADE_REACH = 0.15  # of the frame's side: about half a card's length (a wide bright blob is no hand)
+REALIGN_DEGREES = 8.0  # an index read this far askew of its proposal is cut out again along its own axis
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
 
 
@@ -295,14 +296,28 @@ def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = (),
         span = 3.2 * dist
         read = _read_patch(_upright_patch(frame, centre, down, span),
                            _upright_patch(stock, centre, down, span, nearest=True))
-        if read is not None:
-            # The index's own axis, rank to suit: the pair that proposed it may lie askew
-            # (the "0" of a "10" and the suit symbol).
-            back = cv2.invertAffineTransform(_patch_matrix(centre, down, span))
-            rank_at, suit_at = (back[:, :2] @ p + back[:, 2] for p in (read.rank_at, read.suit_at))
-            axis = suit_at - rank_at
-            found.append(((rank_at + suit_at) / 2, axis / max(float(np.hypot(*axis)), 1e-6), span, read))
+        if read is None:
+            continue
+        # The index's own axis, rank to suit: the pair that proposed it may lie askew (the
+        # "0" of a "10" and the suit symbol), and a glyph read askew matches its templates
+        # worse, so it is cut out again along that axis.
+        centre, axis = _index_axis(read, centre, down, span)
+        if np.degrees(np.arccos(np.clip(float(axis @ down), -1.0, 1.0))) > REALIGN_DEGREES:
+            again = _read_patch(_upright_patch(frame, centre, axis, span),
+                                _upright_patch(stock, centre, axis, span, nearest=True))
+            if again is not None:
+                read, (centre, axis) = again, _index_axis(again, centre, axis, span)
+        found.append((centre, axis, span, read))
     return found
+
+
+def _index_axis(read: PatchRead, centre: np.ndarray, down: np.ndarray, span: float) -> tuple[np.ndarray, np.ndarray]:
+    """Frame centre and unit rank-to-suit direction of an index read in the patch cut at
+    (centre, down, span)."""
+    back = cv2.invertAffineTransform(_patch_matrix(centre, down, span))
+    rank_at, suit_at = (back[:, :2] @ p + back[:, 2] for p in (read.rank_at, read.suit_at))
+    axis = suit_at - rank_at
+    return (rank_at + suit_at) / 2, axis / max(float(np.hypot(*axis)), 1e-6)
 
 
 def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray], others: list[np.ndarray]) -> list[_Index]:
