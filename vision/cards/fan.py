@@ -95,12 +95,15 @@ def _upright_patch(image: np.ndarray, centre: np.ndarray, down: np.ndarray, span
                           flags=cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _on_plain_stock(patch: np.ndarray, ink: np.ndarray) -> bool:
-    """Most of the middle of the patch, around the index, is bright unsaturated stock."""
+def _on_plain_stock(patch: np.ndarray, ink: np.ndarray, glyphs: np.ndarray) -> bool:
+    """Most of the middle of the patch round the index's own glyphs (and the tinted halo
+    blur leaves round them) is bright unsaturated stock: a wide "10" may fill half the
+    middle, a patterned back or a picture fills it with other marks."""
     mid = slice(PATCH // 4, 3 * PATCH // 4)
     low, high = low_high(patch[mid, mid])
     plain = (cv2.subtract(high, low) < 50) & (low > 0.6 * percentiles(low, 95)[0]) & (ink[mid, mid] == 0)
-    return float(plain.mean()) >= PLAIN_SHARE
+    around = cv2.dilate(glyphs[mid, mid], np.ones((5, 5), np.uint8)) == 0
+    return float(plain[around].sum()) >= PLAIN_SHARE * max(int(around.sum()), 1)
 
 
 def _crowded_row(stats: np.ndarray, rank_parts: list[int]) -> bool:
@@ -164,8 +167,6 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     is not a suit symbol at all. Only ink on the card stock (`stock`, 1 on the cards)
     counts: dark table beside a card would swallow glyphs near its edge."""
     ink = index.darkest_ink_mask(patch, reach=PATCH // 6) & stock  # only the stock right round the index
-    if not _on_plain_stock(patch, ink):
-        return None  # an index is printed on plain white, not on a patterned back or picture
     cut = _part_rank_from_suit(ink)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     mid, reach = PATCH / 2, PATCH * 0.12
@@ -186,6 +187,8 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     if max(suit_scores.values(), default=0.0) < SUIT_LIKE:
         return None
     rank_mask = index.pick_labels(labels, n, rank_parts)
+    if not _on_plain_stock(patch, ink, rank_mask | suit_mask):
+        return None  # an index is printed on plain white, not on a patterned back or picture
     rank_height = float(np.ptp(np.flatnonzero(rank_mask.any(axis=1)))) + 1
     if rank_height < RANK_OVER_SUIT * (float(np.ptp(np.flatnonzero(suit_mask.any(axis=1)))) + 1):
         return None  # indices print the rank taller than the suit; two pips are alike
