@@ -16,6 +16,7 @@ SPAN = 0.62  # the patch covers this share of the die's length: the top kite, li
 MIN_GLYPH_PIXELS = 8  # a smaller ink blob in a patch is noise or a scratch, no digit
 GLYPH_ELONGATION = 1.3  # a digit whose ink is less elongated than this gives no direction
 MIN_TURN = 8.0  # degrees: the networks learnt turns up to 15 off, so less needs no new look
+MAX_TURN = 45.0  # a digit's ink leaning further is a slanting stroke (a 7's), not its height
 
 
 def outline_pose(contour: np.ndarray) -> tuple[tuple[float, float], float, float, float]:
@@ -108,4 +109,4 @@ def number_turn(patch_bgr: np.ndarray) -> float | None:
     if vals[1] < GLYPH_ELONGATION ** 2 * vals[0]:
         return None  # a round glyph, or a 6 or 9 with its mark: no clear axis
     turn = (float(np.degrees(np.arctan2(vecs[1, 1], vecs[0, 1]))) % 180) - 90  # from upright, in [-90, 90)
-    return turn if abs(turn) > MIN_TURN else None
+    return turn if MIN_TURN < abs(turn) <= MAX_TURN else None

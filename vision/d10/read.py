@@ -10,11 +10,12 @@ number it is not sure of is reported unreadable, anything else is not reported.
 
 A die whose colour is close to the table's shows up as a ragged part of itself, cut
 and turned wrongly, and a shadow can turn an outline, so every blob that may be a d10
-is looked at again, cut by the whole die's outline (find.whole_die), and, while no
-look reads it, turned by its number's own axis (patch.number_turn) and cut with
-shadows taken out. Each look is a witness: a read needs one look sure of the number
-and no look leaning to another, and the whole die's look (when die-shaped) is always
-among them."""
+is looked at again: cut by the whole die's outline (find.whole_die), turned by its
+number's own axis (patch.number_turn), and both again with shadows taken out. Each
+look is a witness: a read needs one look sure of the number and no look leaning to
+another. Stopping at the first look that reads was tried: it reads 3% more rendered
+dice, but on rendered d10s pasted into the real d6 photos two looks agreed on a 1
+where three others saw the 7 it was."""
 
 from __future__ import annotations
 
@@ -134,9 +135,8 @@ def _blobs(frame_bgr: np.ndarray, difference: TableDifference, area: np.ndarray 
 
 
 def _more_cuts(frame_bgr: np.ndarray, blob: _Blob, difference: TableDifference) -> Iterator[_Blob]:
-    """Further cuts of a blob that may be a d10, most likely first: by the whole die's
-    outline, then turned by its number's own axis; the same with shadows cut out of the
-    blob too."""
+    """Further cuts of a blob that may be a d10: by the whole die's outline, and turned
+    by its number's own axis; the same with shadows cut out of the blob too."""
     seen: list[np.ndarray] = []
     for shadow_out_of_blob in (False, True):
         whole = whole_die(blob.contour, difference, shadow_out_of_blob, blob.neighbours)
@@ -158,16 +158,10 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     die_px = calibration.die_px if calibration is not None else None
     difference = table_difference(frame_bgr)
     blobs, firsts = _blobs(frame_bgr, difference, area, die_px)
-    looks = [[first] for first in firsts]
-    cuts = {i: _more_cuts(frame_bgr, blobs[i], difference) for i, first in enumerate(firsts)
-            if 1.0 - first.p[classifier.NOT_D10] >= LOOK_AGAIN}
-    # Every such blob's second look, all in one call; more only while it is unread.
-    seconds = {i: cut for i, cut in ((i, next(c, None)) for i, c in cuts.items()) if cut is not None}
-    for i, look in zip(seconds, _looks(frame_bgr, list(seconds.values()))):
-        looks[i].append(look)
-    for i in seconds:
-        while not isinstance(judge_looks(looks[i]), D10) and (cut := next(cuts[i], None)) is not None:
-            looks[i] += _looks(frame_bgr, [cut])
+    more = [list(_more_cuts(frame_bgr, blob, difference)) if 1.0 - first.p[classifier.NOT_D10] >= LOOK_AGAIN else []
+            for blob, first in zip(blobs, firsts)]
+    later = iter(_looks(frame_bgr, [cut for cuts in more for cut in cuts]))  # all in one network call
+    looks = [[first] + [next(later) for _ in cuts] for first, cuts in zip(firsts, more)]
     dice: list[D10] = []
     unreadable: list[Unreadable] = []
     for blob, found in zip(blobs, map(judge_looks, looks)):
