@@ -75,10 +75,26 @@ def _reaching_line(marks: np.ndarray) -> float:
     """How clearly a line y ~ S runs out to both sides of a square picture, where a
     divider never reaches: what it shows there against the rows a little way off
     (a loosely fitted outline brings table and shadow into every row at the sides)."""
-    ends = np.r_[1:int(0.1 * S), 2 * S - int(0.1 * S):2 * S - 1]
+    lo, hi = _body_span(marks)
+    ends = np.r_[lo + 1:lo + int(0.1 * S), hi - int(0.1 * S):hi - 1]
     rows = marks[:, ends].mean(axis=1)
     off = np.r_[rows[S - 12:S - 6], rows[S + 7:S + 13]]
     return float(rows[S - 3:S + 4].max() - np.median(off))
+
+
+def _body_span(marks: np.ndarray) -> tuple[int, int]:
+    """Columns [lo, hi) of the picture the bodies span. An outline fitted to a blob
+    that has lost part of its edge (a white tile's lit side on a white cloth) leaves
+    table inside the picture; the bodies' edge then shows as a line down every row,
+    and a seam reaches that line, not the picture's side."""
+    profile = np.percentile(marks, 20, axis=0)  # a row of pips is no line down every row
+    quarter = S // 2
+    strong = max(face.DIVIDER_MIN, 3 * float(np.median(profile)))
+    lo = int(np.argmax(profile[:quarter]))
+    hi = 2 * S - quarter + int(np.argmax(profile[-quarter:])) + 1
+    lo = lo if lo >= 3 and profile[lo] >= strong else 0
+    hi = hi if hi <= 2 * S - 3 and profile[hi - 1] >= strong else 2 * S
+    return lo, hi
 
 
 def halves_of_tiles(squares):
