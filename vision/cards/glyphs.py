@@ -52,19 +52,34 @@ def _atlas() -> tuple[dict[str, np.ndarray], np.ndarray]:
     return rows, np.stack([_unit(s) for s in squares])
 
 
-def label_scores(mask: np.ndarray, allowed: tuple[str, ...]) -> dict[str, float]:
-    """Best normalised correlation (1 = identical) of this ink mask with each allowed label."""
-    square = square_glyph(mask)
-    if square is None:
-        return {}
+@lru_cache(maxsize=32)
+def _templates(allowed: tuple[str, ...]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(labels found in the atlas, first column of each, template matrix with a column per
+    template), kept per set of labels: copying the rows out anew took longer than the match."""
     rows, vectors = _atlas()
     wanted = [label for label in allowed if label in rows]
-    scores = vectors[np.concatenate([rows[label] for label in wanted])] @ _unit(square)
-    best, start = {}, 0
-    for label in wanted:
-        best[label] = float(scores[start : start + len(rows[label])].max())
-        start += len(rows[label])
-    return best
+    starts = np.cumsum([0] + [len(rows[label]) for label in wanted[:-1]])
+    return wanted, starts, np.ascontiguousarray(vectors[np.concatenate([rows[label] for label in wanted])].T)
+
+
+def label_scores(mask: np.ndarray, allowed: tuple[str, ...]) -> dict[str, float]:
+    """Best normalised correlation (1 = identical) of this ink mask with each allowed label."""
+    return label_scores_many([mask], allowed)[0]
+
+
+def label_scores_many(masks: list[np.ndarray], allowed: tuple[str, ...]) -> list[dict[str, float]]:
+    """label_scores of several masks in one matrix product (the pips of a ten, say): the
+    per-call overhead, not the arithmetic, is what costs on glyphs this small."""
+    squares = [square_glyph(mask) for mask in masks]
+    found = [i for i, square in enumerate(squares) if square is not None]
+    results: list[dict[str, float]] = [{} for _ in masks]
+    if not found:
+        return results
+    wanted, starts, templates = _templates(tuple(allowed))
+    best = np.maximum.reduceat(np.stack([_unit(squares[i]) for i in found]) @ templates, starts, axis=1)
+    for row, i in enumerate(found):
+        results[i] = {label: float(best[row, j]) for j, label in enumerate(wanted)}
+    return results
 
 
 def best_match(mask: np.ndarray, allowed: tuple[str, ...]) -> tuple[str | None, float, float]:

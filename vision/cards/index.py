@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.cards.colour import low_high, percentiles
-from vision.cards.glyphs import best_match, label_scores
+from vision.cards.glyphs import best_match, label_scores, label_scores_many
 from vision.cards.rank_net import rank_crop, rank_probabilities
 
 W, H = 200, 280  # the upright card every lone card is warped to
@@ -240,15 +240,18 @@ def find_pips(card_bgr: np.ndarray, ink: np.ndarray) -> Pips:
     if not blobs:
         return Pips([], False)
     biggest = max(blobs, key=lambda i: stats[i][4])
-    scores = []
-    for i in blobs:
-        if stats[i][4] >= 0.4 * stats[biggest][4]:
-            x, y, w, h = stats[i][:4]
-            mask = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
-            ways = [mask] if centroids[i][1] < 0.45 * H else []  # printed upright in the upper half,
-            ways += [mask[::-1, ::-1].copy()] if centroids[i][1] > 0.55 * H else []  # on its head in the lower
-            seen = [label_scores(m, SUITS) for m in ways or (mask, mask[::-1, ::-1].copy())]
-            scores.append({k: max(s.get(k, 0.0) for s in seen) for k in SUITS})
+    views, owners = [], []
+    for pip, i in enumerate(i for i in blobs if stats[i][4] >= 0.4 * stats[biggest][4]):
+        x, y, w, h = stats[i][:4]
+        mask = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        ways = [mask] if centroids[i][1] < 0.45 * H else []  # printed upright in the upper half,
+        ways += [mask[::-1, ::-1].copy()] if centroids[i][1] > 0.55 * H else []  # on its head in the lower
+        ways = ways or [mask, mask[::-1, ::-1].copy()]
+        views += ways
+        owners += [pip] * len(ways)
+    seen = label_scores_many(views, SUITS)
+    scores = [{k: max(s.get(k, 0.0) for s, o in zip(seen, owners) if o == pip) for k in SUITS}
+              for pip in range(max(owners) + 1)]
     return Pips(scores, is_red(card_bgr, (labels == biggest).astype(np.uint8)))
 
 
