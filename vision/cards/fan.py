@@ -37,6 +37,9 @@ TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated 
 # 0.07, gap 0.015 and suit 0.05 card lengths long, some 0.05 wide); a blob under 2 is not one.
 MERGED_ELONGATION = 2.0
 MERGED_STEP = 0.075 / 0.135  # rank centre to suit centre, per length of the two run together
+# Measured on renders, such blobs were 1.6-3.6 times as long as wide and filled 0.50-0.73
+# of their box; of the rest, half were longer or fuller (edges, shadows, pips run together).
+MERGED_MAX_ELONGATION, MERGED_FILL = 4.0, (0.45, 0.8)
 SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 6  # see _hand_stock (EDGE_LINE in frame pixels)
 MAX_SHADE_REACH = 0.15  # of the frame's side: about half a card's length (a wide bright blob is no hand)
 REALIGN_DEGREES = 8.0  # an index read this far askew of its proposal is cut out again along its own axis
@@ -241,6 +244,9 @@ def _merged(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
             continue
         ys, xs = np.nonzero(mask)
         length = float(np.ptp(xs * vectors[0, 1] + ys * vectors[1, 1])) + 1
+        width = float(np.ptp(xs * vectors[0, 0] + ys * vectors[1, 0])) + 1
+        if length > MERGED_MAX_ELONGATION * width or not MERGED_FILL[0] <= blob.area / (length * width) <= MERGED_FILL[1]:
+            continue  # a card's edge or shadow (long, thin or solid), not two glyphs
         for down in (vectors[:, 1], -vectors[:, 1]):
             found.append((blob.centre, down, MERGED_STEP * length))
     return found
@@ -289,7 +295,7 @@ def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = (),
     crop = frame[y : y + h, x : x + w]
     ink = index.ink_mask(crop) & stock[y : y + h, x : x + w]
     card_h = min(region.rect[1])
-    glyphs, merged = _blobs(ink, (0.03 * card_h, 0.12 * card_h), (0.08 * card_h, 0.2 * card_h))
+    glyphs, merged = _blobs(ink, (0.03 * card_h, 0.15 * card_h), (0.08 * card_h, 0.24 * card_h))
     proposals = _pairs(glyphs) + _merged(merged)
     found = []
     for centre, down, dist in proposals:

@@ -109,4 +109,9 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
             if isinstance(found, Unreadable) and any(cv2.pointPolygonTest(cv2.convexHull(s.contour), c.center, False) >= 0
                                                      for c in fan_cards):
                 unreadable.remove(found)
+    if calibration is not None:
+        # A fan card's centre is estimated from its index, which may lie in the play area
+        # while most of the card does not: such a card is not in play.
+        cards = [c for c in cards if calibration.contains(c.center)]
+        unreadable = [u for u in unreadable if calibration.contains(u.center)]
     return TableRead(cards=tuple(cards), face_down=tuple(face_down), unreadable=tuple(unreadable))
