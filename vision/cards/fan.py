@@ -98,12 +98,13 @@ def _upright_patch(image: np.ndarray, centre: np.ndarray, down: np.ndarray, span
                           flags=cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _on_plain_stock(patch: np.ndarray, ink: np.ndarray, glyphs: np.ndarray) -> bool:
-    """Most of the middle of the patch round the index's own glyphs (and the tinted halo
-    blur leaves round them) is bright unsaturated stock: a wide "10" may fill half the
-    middle, a patterned back or a picture fills it with other marks."""
+def _on_plain_stock(low: np.ndarray, high: np.ndarray, ink: np.ndarray, glyphs: np.ndarray) -> bool:
+    """Most of the middle of the patch (its darkest and brightest channels `low`, `high`)
+    round the index's own glyphs (and the tinted halo blur leaves round them) is bright
+    unsaturated stock: a wide "10" may fill half the middle, a patterned back or a
+    picture fills it with other marks."""
     mid = slice(PATCH // 4, 3 * PATCH // 4)
-    low, high = low_high(patch[mid, mid])
+    low, high = low[mid, mid], high[mid, mid]
     plain = (cv2.subtract(high, low) < 50) & (low > 0.6 * percentiles(low, 95)[0]) & (ink[mid, mid] == 0)
     around = cv2.dilate(glyphs[mid, mid], np.ones((5, 5), np.uint8)) == 0
     return float(plain[around].sum()) >= PLAIN_SHARE * max(int(around.sum()), 1)
@@ -169,7 +170,8 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     """The index in the middle of an upright patch, or None when the thing under the glyph
     is not a suit symbol at all. Only ink on the card stock (`stock`, 1 on the cards)
     counts: dark table beside a card would swallow glyphs near its edge."""
-    ink = index.darkest_ink_mask(patch, reach=PATCH // 6) & stock  # only the stock right round the index
+    low, high = low_high(patch)
+    ink = index.darkest_ink_mask(low, reach=PATCH // 6) & stock  # only the stock right round the index
     cut = _part_rank_from_suit(ink)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     mid, reach = PATCH / 2, PATCH * 0.12
@@ -190,7 +192,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     if max(suit_scores.values(), default=0.0) < SUIT_LIKE:
         return None
     rank_mask = index.pick_labels(labels, n, rank_parts)
-    if not _on_plain_stock(patch, ink, rank_mask | suit_mask):
+    if not _on_plain_stock(low, high, ink, rank_mask | suit_mask):
         return None  # an index is printed on plain white, not on a patterned back or picture
     rank_height = float(np.ptp(np.flatnonzero(rank_mask.any(axis=1)))) + 1
     if rank_height < RANK_OVER_SUIT * (float(np.ptp(np.flatnonzero(suit_mask.any(axis=1)))) + 1):

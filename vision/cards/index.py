@@ -50,12 +50,12 @@ def ink_mask(card_bgr: np.ndarray, reach: int = 41) -> np.ndarray:
     return _clear_rim(((gray < 0.78 * local_white) | (spread > 0.25 * local_white)).astype(np.uint8))
 
 
-def darkest_ink_mask(card_bgr: np.ndarray, reach: int) -> np.ndarray:
-    """Ink judged by the darkest channel alone, for index glyphs only 10-15 pixels tall.
-    Both inks are dark in it, while the pale pink that blur leaves inside a small red
-    glyph (the hole of a Q, the gap between a 5 and its heart) is not: judged by colour
-    as well, as ink_mask does, those fill up and the glyph loses its shape."""
-    low = low_high(card_bgr)[0].astype(np.float32)
+def darkest_ink_mask(darkest: np.ndarray, reach: int) -> np.ndarray:
+    """Ink judged by the darkest channel (colour.low_high) alone, for index glyphs only
+    10-15 pixels tall. Both inks are dark in it, while the pale pink that blur leaves
+    inside a small red glyph (the hole of a Q, the gap between a 5 and its heart) is not:
+    judged by colour as well, as ink_mask does, those fill up and the glyph loses its shape."""
+    low = darkest.astype(np.float32)
     return _clear_rim((low < 0.78 * _local_white(low, reach)).astype(np.uint8))
 
 
