@@ -221,10 +221,16 @@ def _read_square(frame, rect):
     if fill >= MIN_FILL and 0.85 <= tight[1][0] / max(tight[1][1], 1e-6) <= 1.18:
         rect = tight
     halves = pairs.split_side_by_side(frame, _corners(rect))
+    refused = [(cv2.boxPoints(rect).astype(np.float32), face.FaceRead(None, False, NO_SEAM, 0.0))]
     if halves is None:
-        corners = cv2.boxPoints(rect).astype(np.float32)
-        return [(corners, face.FaceRead(None, False, NO_SEAM, 0.0))]
-    return [r for half in halves for r in _read_tight(frame, half, 1.0)]
+        return refused
+    readings = [r for half in halves for r in _read_tight(frame, half, 1.0)]
+    # Parted the wrong way (along the dividers), each part is half of each tile, and
+    # its middle line is the true seam, which runs out to its edges: a part read with
+    # pips must show a divider of its own, or neither part is taken.
+    if any(read.halves is not None and not read.divider for _, read in readings):
+        return refused
+    return readings
 
 
 def _as_table_read(found, back: float) -> TableRead:
