@@ -39,7 +39,7 @@ def _index_crop(rank: str, suit: str, font_index: int, glyph_px: float) -> np.nd
     scale = glyph_px / (0.07 * render.CARD_H)
     small = cv2.resize(sprite, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     card = cv2.GaussianBlur(cv2.resize(small, (index.W, index.H)), (0, 0), 1.0)
-    return index.read_corner(card, index.ink_mask(card)).crop
+    return index.read_corner(card, index.index_ink(card)).crop
 
 
 @pytest.mark.parametrize("font_index", [0, 2, 5])

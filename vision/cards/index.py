@@ -59,6 +59,12 @@ def darkest_ink_mask(darkest: np.ndarray, reach: int) -> np.ndarray:
     return _clear_rim((low < 0.78 * _local_white(low, reach)).astype(np.uint8))
 
 
+def index_ink(card_bgr: np.ndarray) -> np.ndarray:
+    """Ink of an upright card's corner indices: small glyphs, so judged as darkest_ink_mask
+    does (the pips and a court picture keep ink_mask, whose colour test they need)."""
+    return darkest_ink_mask(low_high(card_bgr)[0], 41)
+
+
 def _local_white(gray: np.ndarray, reach: int) -> np.ndarray:
     return cv2.blur(cv2.dilate(gray, np.ones((reach, reach), np.uint8)), (reach // 3, reach // 3))
 

@@ -60,7 +60,8 @@ def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | U
     if index.looks_face_down(card, white):
         return FaceDown("card", centre, box)
     ink = index.ink_mask(card)
-    reads = [index.read_corner(card, ink), index.read_corner(card[::-1, ::-1], ink[::-1, ::-1])]
+    glyph_ink = index.index_ink(card)
+    reads = [index.read_corner(card, glyph_ink), index.read_corner(card[::-1, ::-1], glyph_ink[::-1, ::-1])]
     pips = index.find_pips(card, ink)
     rank, score, reason = index.decide_rank(reads, index.middle_allows(card, ink, pips))
     if rank is None:

@@ -69,7 +69,7 @@ def examples(scene_count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
             if card is None:
                 continue
             upright = read.upright_card(image, region)
-            ink = index.ink_mask(upright)
+            ink = index.index_ink(upright)
             for c, k in ((upright, ink), (upright[::-1, ::-1], ink[::-1, ::-1])):
                 found = index.read_corner(c, k)
                 if found.crop is not None:
