@@ -29,6 +29,7 @@ FAN_NET_NO_SUIT = 0.995  # or at this without a legible suit symbol
 FAN_NET_TEMPLATE = 0.65  # if the templates rate that rank this well (a card edge beside a Q is no "10")
 FAN_SUIT_MARGIN = 0.1  # lead of the suit over the other of its colour before it is reported
 RANK_OVER_SUIT = 1.15  # least height of the rank over that of the suit symbol under it
+SUIT_STEP = (0.6, 1.6)  # rank centre to suit centre, in rank heights (0.81-1.05 in 600 reads on renders)
 PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
 TWIN_ANGLE = 30.0  # two reads of one card's two indices face opposite ways within this many degrees
@@ -197,6 +198,9 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     rank_height = float(np.ptp(np.flatnonzero(rank_mask.any(axis=1)))) + 1
     if rank_height < RANK_OVER_SUIT * (float(np.ptp(np.flatnonzero(suit_mask.any(axis=1)))) + 1):
         return None  # indices print the rank taller than the suit; two pips are alike
+    rank_at, suit_at = _middle(rank_mask), _middle(suit_mask)
+    if not SUIT_STEP[0] * rank_height <= float(np.hypot(*(suit_at - rank_at))) <= SUIT_STEP[1] * rank_height:
+        return None  # the suit is printed just under its rank, not a pip's length away
     colour = index.ink_colour(patch, rank_mask)
     if colour is None or index.ink_colour(patch, suit_mask) != colour:
         return None  # an index is printed in one colour, red or black
@@ -212,7 +216,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     legible = s_score >= index.SUIT_SCORE and not cut  # a symbol cut from its rank may have lost its tip
     pip_like = max(glyph_scores[k] for k in index.SUITS) >= score
     return PatchRead(rank, score, margin, scores, suit if legible else None, s_margin, rank_height, crop, pip_like,
-                     _middle(rank_mask), _middle(suit_mask))
+                     rank_at, suit_at)
 
 
 def _pairs(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
