@@ -1,0 +1,36 @@
+"""The dice trainer's augmentation: what the networks learn from must still be the
+die its label names, only seen in other light."""
+
+import numpy as np
+
+from vision.dice.patches import PATCH
+from vision.dice.train import _augment, glare
+
+
+def _dice(n: int) -> np.ndarray:
+    return np.random.default_rng(0).integers(40, 200, (n, PATCH, PATCH, 3), dtype=np.uint8)
+
+
+def test_glare_only_brightens_and_leaves_the_input_alone():
+    patches = _dice(50)
+    before = patches.copy()
+    lit = glare(patches, np.random.default_rng(1), share=1.0)
+    assert np.array_equal(patches, before)
+    assert lit.dtype == np.uint8 and lit.shape == patches.shape
+    assert (lit.astype(int) >= patches.astype(int) - 1).all()  # rounding only, never darker
+    assert all((lit[n] > patches[n] + 30).any() for n in range(len(patches)))
+
+
+def test_glare_touches_about_its_share_of_patches_and_only_part_of_each():
+    patches = _dice(1000)
+    lit = glare(patches, np.random.default_rng(2), share=0.3)
+    changed = (np.abs(lit.astype(int) - patches).max(axis=3) > 30)
+    touched = changed.any(axis=(1, 2))
+    assert 0.25 < touched.mean() < 0.35
+    # A highlight covers part of a face, never the whole of it.
+    assert changed[touched].mean(axis=(1, 2)).max() < 0.5
+
+
+def test_augment_turns_bgr_patches_into_network_input():
+    out = _augment(_dice(8), np.random.default_rng(3), glare_share=0.5)
+    assert out.shape == (8, PATCH, PATCH, 4) and out.dtype == np.float32
