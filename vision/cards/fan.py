@@ -298,6 +298,8 @@ def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = (),
     over a suit, leaving out centres inside the outlines `done`."""
     stock = _hand_stock(frame, region, list(others))
     x, y, w, h = cv2.boundingRect(stock)
+    if w == 0 or h == 0:
+        return []  # a sliver of stock, all nearer other cards or lost to the margin
     crop = frame[y : y + h, x : x + w]
     ink = index.ink_mask(crop) & stock[y : y + h, x : x + w]
     card_h = min(region.rect[1])
