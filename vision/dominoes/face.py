@@ -26,6 +26,10 @@ MAX_SLANT = 0.1  # steepest slant of the divider in a warped tile (pixels across
 SEAM_REACH = 0.6  # a middle line this strong at the edges (of its middle strength) is a seam
 _LAB_UNITS = np.array([100 / 255, 1.3, 1.3], np.float32)  # 8-bit Lab to Lab, chroma weighted
 _MIDDLE_ROWS = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
+_PAIRS = np.triu_indices(len(_MIDDLE_ROWS), 1)  # every two middle rows, for a line's slant
+_PAIR_ROWS = _MIDDLE_ROWS[_PAIRS[1]] - _MIDDLE_ROWS[_PAIRS[0]]
+_ROWS = np.arange(S)
+_GRID = np.array([(gx, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)], np.float32)  # pip spots
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))
 _LINE_KERNEL = np.ones((1, 9), np.uint8)  # across a vertical line only
 
@@ -234,23 +238,22 @@ def _line_rows(marks: np.ndarray) -> tuple[int, np.ndarray]:
     # never warped quite square): a fixed column loses a slanted line towards its
     # ends. Whichever path, upright or slanted, the line shows more strongly along.
     places = band[_MIDDLE_ROWS, 4:-4].argmax(axis=1) + 4
-    i, j = np.triu_indices(len(places), 1)
-    slope = float(np.clip(np.median((places[j] - places[i]) / (_MIDDLE_ROWS[j] - _MIDDLE_ROWS[i])),
+    slope = float(np.clip(np.median((places[_PAIRS[1]] - places[_PAIRS[0]]) / _PAIR_ROWS),
                           -MAX_SLANT, MAX_SLANT))
-    paths = [_along(band, np.median(places), 0.0),
-             _along(band, np.median(places - slope * _MIDDLE_ROWS), slope)]
-    place, line = max(paths, key=lambda path: np.median(path[1][_MIDDLE_ROWS]))
+    place, line = _along(band, np.median(places), 0.0)
+    if slope:
+        slanted = _along(band, np.median(places - slope * _MIDDLE_ROWS), slope)
+        if np.median(slanted[1][_MIDDLE_ROWS]) > np.median(line[_MIDDLE_ROWS]):
+            place, line = slanted
     return lo + int(place[S // 2]), line
 
 
 def _along(band: np.ndarray, start: float, slope: float) -> tuple[np.ndarray, np.ndarray]:
     """Row by row, the column of the path x = start + slope * y and how far the marks
     on it stand above those a few pixels to either side."""
-    rows = np.arange(S)
-    place = np.clip(np.round(start + slope * rows).astype(int), 4, band.shape[1] - 5)
-    line = np.maximum.reduce([band[rows, place + k] for k in (-1, 0, 1)]) \
-        - np.maximum(band[rows, place - 4], band[rows, place + 4])
-    return place, line
+    place = np.clip(np.round(start + slope * _ROWS).astype(int), 4, band.shape[1] - 5)
+    on = np.maximum(np.maximum(band[_ROWS, place - 1], band[_ROWS, place]), band[_ROWS, place + 1])
+    return place, on - np.maximum(band[_ROWS, place - 4], band[_ROWS, place + 4])
 
 
 def _reaches_the_edges(marks: np.ndarray) -> bool:
@@ -312,11 +315,12 @@ def _own_area(marks, labels, label, box) -> tuple[float, float]:
     x, y, w, h = box[:4]
     y0, y1, x0, x1 = max(0, y - 3), min(S, y + h + 3), max(0, x - 3), min(2 * S, x + w + 3)
     window = marks[y0:y1, x0:x1]
-    own = labels[y0:y1, x0:x1] == label
-    peak = float(window[own].max())
-    _, grown = cv2.connectedComponents((window >= 0.5 * peak).astype(np.uint8), connectivity=8)
-    top = np.unravel_index(np.argmax(np.where(own, window, -np.inf)), window.shape)
-    return float((grown == grown[top]).sum()), peak
+    own = np.where(labels[y0:y1, x0:x1] == label, window, -np.inf)
+    top = int(own.argmax())
+    peak = float(own.flat[top])
+    above = (window >= 0.5 * peak).astype(np.uint8)
+    seed = (top % window.shape[1], top // window.shape[1])
+    return float(cv2.floodFill(above, None, seed, 2, flags=8)[0]), peak
 
 
 def _match(points: np.ndarray) -> tuple[int | None, float, float | None]:
@@ -350,21 +354,19 @@ def _faint_pip(marks, blobs, spacings) -> bool:
     mark half as strong as the pips: a 5 that lost two corners to glare reads as a
     3, and that must be refused, not reported."""
     centres = np.array(blobs, np.float32)
-    peaks = [marks[int(round(y)), int(round(x))] for x, y in centres]
+    peaks = marks[np.round(centres[:, 1]).astype(int), np.round(centres[:, 0]).astype(int)]
     faint = 0.45 * float(np.median(peaks))
     known = [sp for sp in spacings if sp is not None]
     radius = max(2, int(0.07 * S))
-    for side, spacing in enumerate(spacings):
-        spacing = spacing or (known[0] if known else 0.27 * S)
-        for gx in (-1, 0, 1):
-            for gy in (-1, 0, 1):
-                x, y = S * (side + 0.5) + gx * spacing, S * 0.5 + gy * spacing
-                if np.min(np.hypot(centres[:, 0] - x, centres[:, 1] - y)) < 0.12 * S:
-                    continue
-                x0, x1 = int(max(2, x - radius)), int(min(2 * S - 2, x + radius + 1))
-                y0, y1 = int(max(2, y - radius)), int(min(S - 2, y + radius + 1))
-                if abs(x - S) < DIVIDER_BAND + radius or x1 <= x0 or y1 <= y0:
-                    continue
-                if marks[y0:y1, x0:x1].max() >= faint:
-                    return True
+    spots = np.vstack([np.array([S * (side + 0.5), S * 0.5]) +
+                       _GRID * (spacing or (known[0] if known else 0.27 * S))
+                       for side, spacing in enumerate(spacings)])
+    gaps = np.hypot(spots[:, None, 0] - centres[None, :, 0], spots[:, None, 1] - centres[None, :, 1])
+    for x, y in spots[gaps.min(axis=1) >= 0.12 * S]:
+        x0, x1 = int(max(2, x - radius)), int(min(2 * S - 2, x + radius + 1))
+        y0, y1 = int(max(2, y - radius)), int(min(S - 2, y + radius + 1))
+        if abs(x - S) < DIVIDER_BAND + radius or x1 <= x0 or y1 <= y0:
+            continue
+        if marks[y0:y1, x0:x1].max() >= faint:
+            return True
     return False

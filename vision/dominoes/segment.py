@@ -251,9 +251,9 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     body = np.median(core, axis=0)
     # Light falls off over a bevel and glare brightens: lightness counts for less.
     distance = np.abs(lab - body).astype(np.float32) @ np.array([0.5, 1.5, 1.5], np.float32)
-    ring = distance.copy()
-    ring[2:-2, 2:-2] = np.nan
-    outside = np.nanmedian(ring)
+    ring = np.concatenate([distance[:2].ravel(), distance[-2:].ravel(),
+                           distance[2:-2, :2].ravel(), distance[2:-2, -2:].ravel()])
+    outside = np.median(ring)
     if outside < 20:  # body and surroundings alike: nothing to tighten against
         return rect, 1.0, cv2.boxPoints(rect)
     # Only ever shrink: a touching neighbour of the same colour is not this tile.
@@ -302,17 +302,19 @@ def quadrilateral(points: np.ndarray, rect) -> np.ndarray:
     each side, away from the rounded corners, and neighbouring lines are crossed.
     Falls back to the rectangle's corners when the sides do not fit cleanly."""
     box = cv2.boxPoints(rect).astype(np.float32)
+    sides = np.roll(box, -1, axis=0) - box
+    lengths = np.linalg.norm(sides, axis=1)
+    if lengths.min() < 1:
+        return box
+    # All four sides at once: each point's place along each side and off it.
+    units = sides / lengths[:, None]
+    normals = np.stack([-units[:, 1], units[:, 0]], axis=1)
+    along = points @ units.T - (box * units).sum(axis=1)
+    off = np.abs(points @ normals.T - (box * normals).sum(axis=1))
+    near_all = (along > 0.2 * lengths) & (along < 0.8 * lengths) & (off < 0.1 * lengths + 3)
     lines = []
     for k in range(4):
-        a, b = box[k], box[(k + 1) % 4]
-        side = b - a
-        length = float(np.linalg.norm(side))
-        if length < 1:
-            return box
-        along = (points - a) @ side / length
-        normal = np.array([-side[1], side[0]]) / length
-        off = np.abs((points - a) @ normal)
-        near = points[(along > 0.2 * length) & (along < 0.8 * length) & (off < 0.1 * length + 3)]
+        near = points[near_all[:, k]]
         if len(near) < 5:
             return box
         vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
