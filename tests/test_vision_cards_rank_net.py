@@ -78,20 +78,32 @@ def _card(rank: str, centre: tuple[float, float], angle: float) -> Card:
 
 
 def test_the_two_indices_of_one_card_are_one_card():
-    merged = fan._merge_both_ends([_card("10", (234, 256), 160.0), _card("10", (210, 242), 352.0)])
+    merged = fan.merge_both_ends([_card("10", (234, 256), 160.0), _card("10", (210, 242), 352.0)])
     assert len(merged) == 1 and merged[0].rank == "10"
     assert abs(merged[0].center[0] - 222) < 1 and abs(merged[0].center[1] - 249) < 1
 
 
 def test_two_cards_of_one_rank_apart_or_alike_are_two_cards():
-    assert len(fan._merge_both_ends([_card("4", (100, 100), 10), _card("4", (400, 100), 190)])) == 2
-    assert len(fan._merge_both_ends([_card("4", (100, 100), 10), _card("4", (110, 100), 25)])) == 2
+    assert len(fan.merge_both_ends([_card("4", (100, 100), 10), _card("4", (400, 100), 190)])) == 2
+    assert len(fan.merge_both_ends([_card("4", (100, 100), 10), _card("4", (110, 100), 25)])) == 2
 
 
 def test_the_top_cards_ends_pair_up_before_a_neighbour_of_its_rank():
     top_a, top_b = _card("J", (320, 350), 40.0), _card("J", (318, 352), 218.0)
     neighbour = _card("J", (300, 330), 200.0)  # faces nearly opposite top_a too, a little further off
-    merged = fan._merge_both_ends([neighbour, top_a, top_b])
+    merged = fan.merge_both_ends([neighbour, top_a, top_b])
     assert len(merged) == 2
     assert any(abs(c.center[0] - 319) < 1 and abs(c.center[1] - 351) < 1 for c in merged)
     assert neighbour in merged
+
+
+def test_the_top_cards_ends_pair_up_by_their_named_suit_before_a_neighbour_without_one():
+    # A tidy spread of 5, 4, 4, 4 (render seed 1499): the 4 of diamonds on top shows both
+    # ends, and the 4 next to it, its suit not named, faces the near end a little more
+    # squarely than the far end does (reads as the reader made them).
+    near_end = Card("4", "D", (402.9, 442.0), (272.8, 296.6, 533.0, 587.4), 206.4, 0.97)
+    neighbour = Card("4", None, (372.0, 462.3), (238.8, 314.7, 505.3, 609.9), 27.9, 0.97)
+    far_end = Card("4", "D", (414.6, 482.1), (284.7, 336.9, 544.5, 627.4), 26.4, 0.96)
+    merged = fan.merge_both_ends([near_end, neighbour, far_end])
+    assert len(merged) == 2 and neighbour in merged
+    assert any(c.suit == "D" and abs(c.center[0] - 408.7) < 1 and abs(c.center[1] - 462.1) < 1 for c in merged)

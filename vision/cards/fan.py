@@ -9,7 +9,7 @@ symbol); a card whose two corners both show is reported once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -34,6 +34,7 @@ PLAIN_SHARE = 0.5  # of the index's surroundings that must be plain card stock
 SUIT_LIKE = 0.8  # what sits under a rank must look this much like some suit symbol
 TWIN_ANGLE = 30.0  # two reads of one card's two indices face opposite ways within this many degrees
 TWIN_NEAR = 0.3  # and put its centre within this share of the card's estimated extent
+UNNAMED_SUIT_FIT = 0.5  # added to a pair's misfit when one of the two reads names no suit
 # A rank and its suit run together make a blob about 2.7 times longer than wide (rank
 # 0.07, gap 0.015 and suit 0.05 card lengths long, some 0.05 wide); a blob under 2 is not one.
 MERGED_ELONGATION = 2.0
@@ -403,13 +404,15 @@ def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = (),
             unreadable.append(Unreadable("card", centre, f"corner reads {best.rank} or {rivals[0].rank}", box))
         else:
             cards.append(Card(best.rank, best.suit, centre, box, angle, round(min(1.0, best.score), 3)))
-    return [replace(c, angle=c.angle % 180) for c in _merge_both_ends(cards)], unreadable
+    return cards, unreadable
 
 
-def _merge_both_ends(cards: list[Card]) -> list[Card]:
+def merge_both_ends(cards: list[Card]) -> list[Card]:
     """The top card of a hand shows both indices; two reads of one card face opposite ways
-    and put the card's centre in about the same place. The pairs that fit best are merged
-    first, so a neighbour of the same rank is not taken for the top card's other end."""
+    (angles as read_fan gives them, 0-360) and put the card's centre in about the same
+    place. The pairs that fit best are merged first, so a neighbour of the same rank is
+    not taken for the top card's other end. The two may come from two regions (a top card
+    found on its own and the hand round it), so read_cards merges once over all hands."""
     pairs = []
     for i, a in enumerate(cards):
         for j, b in enumerate(cards[:i]):
@@ -417,7 +420,8 @@ def _merge_both_ends(cards: list[Card]) -> list[Card]:
             apart = np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) / (
                 TWIN_NEAR * max(a.box[2] - a.box[0], a.box[3] - a.box[1]))
             if a.rank == b.rank and (a.suit == b.suit or None in (a.suit, b.suit)) and askew < 1 and apart < 1:
-                pairs.append((askew + apart, j, i))
+                unnamed = UNNAMED_SUIT_FIT if None in (a.suit, b.suit) else 0.0  # a named suit on both fits better
+                pairs.append((askew + apart + unnamed, j, i))
     merged, used = [], set()
     for _, j, i in sorted(pairs):
         if i in used or j in used:

@@ -3,6 +3,8 @@ or reported unreadable with the reason. Nothing is guessed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -83,6 +85,7 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     singles, blobs = find_card_regions(frame_bgr, area)
     cards: list[Card] = []
+    in_hands: list[Card] = []  # read by fan.read_fan, angles 0-360 until merged
     face_down: list[FaceDown] = []
     unreadable: list[Unreadable] = []
     in_blob = [[s for s in singles if holds(b, s)] for b in blobs]
@@ -92,8 +95,8 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
         read_alone[id(region)] = found
         if isinstance(found, Unreadable) and not any(any(s is region for s in inside) for inside in in_blob):
             spread, doubtful = fan.read_fan(frame_bgr, region, others=_outlines_but(region, singles + blobs))
-            if len(spread) > 1:  # a neat overlapping spread can pass for one card
-                cards.extend(spread)
+            if len(fan.merge_both_ends(spread)) > 1:  # a neat overlapping spread can pass for one card
+                in_hands.extend(spread)
                 unreadable.extend(doubtful)
                 continue
         {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append(found)
@@ -103,13 +106,14 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
         size = (max(top[0].rect[1]), min(top[0].rect[1])) if top else None
         fan_cards, fan_unreadable = fan.read_fan(frame_bgr, region, [cv2.boxPoints(s.rect) for s in top], size,
                                                  _outlines_but(region, [s for s in singles if not any(s is i for i in inside)] + blobs))
-        cards.extend(fan_cards)
+        in_hands.extend(fan_cards)
         unreadable.extend(fan_unreadable)
         for s in inside:  # a top card the fan reader did read is no longer unreadable
             found = read_alone[id(s)]
             if isinstance(found, Unreadable) and any(cv2.pointPolygonTest(cv2.convexHull(s.contour), c.center, False) >= 0
                                                      for c in fan_cards):
                 unreadable.remove(found)
+    cards += [replace(c, angle=c.angle % 180) for c in fan.merge_both_ends(in_hands)]
     if calibration is not None:
         # A fan card's centre is estimated from its index, which may lie in the play area
         # while most of the card does not: such a card is not in play.
