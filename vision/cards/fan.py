@@ -229,7 +229,7 @@ def _pairs(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
         for b in blobs:
             step = b.centre - a.centre
             dist = float(np.hypot(*step))
-            if (a is not b and 0.5 * a.size <= dist <= 1.6 * a.size and b.size <= a.size
+            if (a is not b and 0.5 * a.size <= dist <= 1.6 * a.size and b.size < a.size
                     and 0.15 * a.area <= b.area <= 2.0 * a.area):
                 found.append(((a.centre + b.centre) / 2, step / dist, dist))
     return found
