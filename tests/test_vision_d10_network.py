@@ -141,9 +141,9 @@ def _look(classes: dict[int, float]) -> Look:
 
 
 def test_a_second_look_reads_what_the_first_could_not():
-    found = judge_looks([_look({1: 0.4, 7: 0.55, NOT: 0.05}), _look({1: 0.992, NOT: 0.008})])
+    found = judge_looks([_look({1: 0.4, 7: 0.595, NOT: 0.005}), _look({1: 0.992, NOT: 0.008})])
     assert isinstance(found, Unreadable)  # the first look leans to 7: the two disagree
-    assert found.reason == "looks disagree (1 at 0.99, 7 at 0.55)"
+    assert found.reason == "looks disagree (1 at 0.99, 7 at 0.59)"
     read = judge_looks([_look({1: 0.4, 7: 0.45, NOT: 0.15}), _look({1: 0.98, NOT: 0.02})])
     assert read == D10(1, (10.0, 20.0), (0.0, 0.0, 20.0, 40.0), 0.98)
 
@@ -151,8 +151,16 @@ def test_a_second_look_reads_what_the_first_could_not():
 def test_looks_leaning_to_different_numbers_veto_a_read():
     assert judge_looks([_look({7: 0.91, 1: 0.09}), _look({1: 0.95, 7: 0.05})]) == Unreadable(
         "d10", (10.0, 20.0), "looks disagree (1 at 0.95, 7 at 0.91)", (0.0, 0.0, 20.0, 40.0))
-    # Neither look sure the blob is a d10 at all: nothing is reported.
-    assert judge_looks([_look({7: 0.91, NOT: 0.09}), _look({1: 0.95, NOT: 0.05})]) is None
+    # A look not sure the blob is a d10 at all: nothing is reported.
+    assert judge_looks([_look({7: 0.91, NOT: 0.09}), _look({1: 0.999, NOT: 0.001})]) is None
+
+
+def test_a_refusal_needs_every_look_sure_it_is_a_d10():
+    unclear = _look({3: 0.6, 8: 0.395, NOT: 0.005})
+    assert isinstance(judge_looks([unclear, unclear]), Unreadable)
+    assert judge_looks([unclear, _look({3: 0.6, 8: 0.38, NOT: 0.02})]) is None
+    # A read needs no such agreement: one sure look, none leaning elsewhere.
+    assert judge_looks([_look({3: 0.3, NOT: 0.7}), _look({3: 0.95, NOT: 0.05})]).value == 3
     assert judge_looks([_look({7: 0.93, 1: 0.07}), _look({7: 0.6, 1: 0.4})]).value == 7
     assert judge_looks([_look({NOT: 1.0})]) is None
 
