@@ -170,9 +170,6 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     for blob, found in zip(blobs, map(judge_looks, looks)):
         if isinstance(found, D10):
             dice.append(found)
-        elif isinstance(found, Unreadable) and not blob.neighbours:
-            # A piece cut out of touching things is less surely one die than a blob is:
-            # on the real d6 photos a red d6 cut from its neighbour was "a d10, number
-            # unclear". Such a piece is reported only when read.
+        elif isinstance(found, Unreadable):
             unreadable.append(found)
     return TableRead(d10=tuple(dice), unreadable=tuple(unreadable))
