@@ -72,3 +72,24 @@ def test_a_hands_stock_leaves_shade_nearer_another_card_to_it():
     assert alone[243, 200] and alone[265, 200]  # with nothing else known, the hand takes both
     assert shared[230, 200]  # nearer the hand
     assert not shared[243, 200] and not shared[265, 200]  # nearer the other card, and on it
+
+
+def _index_ink(*boxes: tuple[int, int, int, int]) -> np.ndarray:
+    ink = np.zeros((120, 120), np.uint8)
+    for x0, y0, x1, y1 in boxes:
+        ink[y0 : y1 + 1, x0 : x1 + 1] = 1
+    return ink
+
+
+def test_a_ten_proposes_its_suit_under_the_middle_of_both_glyphs():
+    # "1" and "0" side by side, 15 px tall, the suit symbol (11 px) centred under both:
+    # the "0" alone would point 17 degrees askew at it.
+    glyphs = fan._blobs(_index_ink((44, 30, 50, 44), (54, 30, 64, 44), (48, 49, 58, 59)), (4, 30))[0]
+    proposals = fan._pairs(glyphs)
+    assert any(np.hypot(*(centre - (53, 45.5))) < 1 and abs(down[0]) < 0.02 for centre, down, _ in proposals)
+
+
+def test_two_pips_of_one_size_propose_no_index():
+    glyphs = fan._blobs(_index_ink((50, 30, 62, 44), (50, 50, 62, 64)), (4, 30))[0]
+    assert len(glyphs) == 2
+    assert fan._pairs(glyphs) == []

@@ -222,17 +222,43 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
 
 def _pairs(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """(centre, down, distance from rank to suit) of every rank-over-suit a pair of blobs
-    could be: a glyph, and something beside it no taller but with up to twice its ink (a
-    solid heart under the thin strokes of a "4" has more)."""
+    could be: a glyph, and something beside it shorter along the way from one to the
+    other but with up to twice its ink (a solid heart under the thin strokes of a "4" has
+    more; two pips are as long as each other). A "10" is two glyphs over one symbol
+    centred under both, so a glyph with a partner level beside it also proposes the
+    pair's middle as the rank."""
+    if not blobs:
+        return []
+    centres = np.array([blob.centre for blob in blobs])
+    sizes = np.array([blob.size for blob in blobs])
+    areas = np.array([blob.area for blob in blobs], float)
+    steps = centres[None, :, :] - centres[:, None, :]  # [i, j]: from blob i to blob j
+    dists = np.hypot(steps[..., 0], steps[..., 1])
+    near = (dists >= 0.5 * sizes[:, None]) & (dists <= 1.6 * sizes[:, None])
+    under = near & (sizes[None, :] <= sizes[:, None]) & (areas[None, :] >= 0.15 * areas[:, None]) & (areas[None, :] <= 2.0 * areas[:, None])
+    beside = (dists >= 0.3 * sizes[:, None]) & (dists <= 1.2 * sizes[:, None]) & (sizes[None, :] >= 0.5 * sizes[:, None]) & (sizes[None, :] <= 1.5 * sizes[:, None])
+    np.fill_diagonal(under, False)
+    np.fill_diagonal(beside, False)
     found = []
-    for a in blobs:
-        for b in blobs:
-            step = b.centre - a.centre
-            dist = float(np.hypot(*step))
-            if (a is not b and 0.5 * a.size <= dist <= 1.6 * a.size and b.size < a.size
-                    and 0.15 * a.area <= b.area <= 2.0 * a.area):
-                found.append(((a.centre + b.centre) / 2, step / dist, dist))
+    for i, j in zip(*np.nonzero(under)):
+        a, b, step, dist = blobs[i], blobs[j], steps[i, j], dists[i, j]
+        if _extent(b, step) >= _extent(a, step):
+            continue
+        found.append(((a.centre + b.centre) / 2, step / dist, float(dist)))
+        for k in np.flatnonzero(beside[i]):
+            if k != j and abs(float(steps[i, k] @ step)) < 0.4 * dists[i, k] * dist:
+                rank = (a.centre + blobs[k].centre) / 2
+                middle = b.centre - rank
+                length = float(np.hypot(*middle))
+                found.append(((rank + b.centre) / 2, middle / length, length))
     return found
+
+
+def _extent(blob: _Blob, direction: np.ndarray) -> float:
+    """The blob's length along `direction`, in pixels."""
+    ys, xs = np.nonzero(blob.mask(max(0, int(blob.centre[0] - blob.size)), max(0, int(blob.centre[1] - blob.size))))
+    along = (xs * direction[0] + ys * direction[1]) / max(float(np.hypot(*direction)), 1e-6)
+    return float(np.ptp(along)) + 1 if len(along) else 0.0
 
 
 def _merged(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
