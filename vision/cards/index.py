@@ -98,7 +98,7 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
         return None
     darkest = pixels.min(axis=1)
     pixels = pixels[darkest <= percentiles(darkest, 50)[0]]
-    b, g, r = np.median(pixels, axis=0)
+    b, g, r = (percentiles(pixels[:, channel], 50)[0] for channel in range(3))
     if r - max(b, g) > 35:
         return "red"
     if max(b, g, r) - min(b, g, r) < 45:

@@ -48,9 +48,9 @@ def _suit(index_suits: list[str | None], pip_suit: str | None) -> str | None:
 
 def upright_card(frame_bgr: np.ndarray, region: Region) -> np.ndarray:
     """The card cut out and warped to index.W x index.H, long side vertical."""
-    target = np.float32([[0, 0], [index.W, 0], [index.W, index.H], [0, index.H]])
-    transform = cv2.getPerspectiveTransform(_upright_corners(region.rect), target)
-    return cv2.warpPerspective(frame_bgr, transform, (index.W, index.H))
+    target = np.float32([[0, 0], [index.W, 0], [index.W, index.H]])
+    transform = cv2.getAffineTransform(_upright_corners(region.rect)[:3], target)  # a rotated rectangle: affine is exact
+    return cv2.warpAffine(frame_bgr, transform, (index.W, index.H))
 
 
 def read_lone_card(frame_bgr: np.ndarray, region: Region) -> Card | FaceDown | Unreadable:
