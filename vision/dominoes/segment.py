@@ -23,6 +23,7 @@ DARKER = 0.42  # below this it is darker than any drop shadow we expect
 _ACROSS_DIVIDER = np.ones((1, 5), np.uint8)  # along a tile lying level: spans a divider
 BUSY_TABLE = 0.03  # share of bare table on edge lines above which rings mean nothing
 UNSEEN_SHARE = 0.3  # an outlined region the colour test saw less of is added whole
+CLOSE_UP_FILL = 0.8  # least fill of its rectangle for a ringed region a third of the frame
 SHADE = 0.85  # light ratio below which a ringed pixel is shade (a drop shadow, a side)
 
 
@@ -94,10 +95,22 @@ def _enclosed(small: np.ndarray, seen: np.ndarray) -> np.ndarray:
     flat = labels.ravel()
     area = np.bincount(flat, minlength=count)
     seen_share = np.bincount(flat, weights=(seen.ravel() > 0), minlength=count) / np.maximum(area, 1)
-    # A tray's rim or the frame's edge rings the whole table: no tile is that big.
-    unseen = (seen_share < UNSEEN_SHARE) & (area < 0.3 * regions.size)
+    # A tray's rim or the frame's edge rings the whole table: no tile is that big. A
+    # close-up tile may fill a third of the frame or more, but then it is a compact
+    # four-sided region, which a ringed stretch of wood grain or cloth is not.
+    unseen = (seen_share < UNSEEN_SHARE) & (area < 0.6 * regions.size)
     unseen[0] = False
+    for big in np.flatnonzero(unseen & (area >= 0.3 * regions.size)):
+        unseen[big] = _compact((labels == big).astype(np.uint8))
     return (unseen[labels] * 255).astype(np.uint8)
+
+
+def _compact(region: np.ndarray) -> bool:
+    """Whether a region fills most of its fitted rectangle and is no longer than a
+    tile (a tile seen close and steeply is still nearly a rectangle)."""
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (_, (w, h), _) = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    return float(region.sum()) / max(w * h, 1.0) >= CLOSE_UP_FILL and max(w, h) <= 3 * min(w, h)
 
 
 def _colour(img: np.ndarray):
