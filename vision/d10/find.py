@@ -21,9 +21,10 @@ LOCAL_NOISE_TIMES = 3.0
 # A shadow darkens the table by the same share in every colour channel.
 SHADOW_DARKER = (0.45, 0.96)
 SHADOW_EVENNESS = 0.12
-# A lone d10 seen from above is at most about 1.8 times as long as it is wide; a longer
-# blob is dice touching, or a die and something else, whose middle is no top face.
-ONE_DIE_ELONGATION = 2.0
+# A lone d10 seen from above is at most about 1.8 times as long as it is wide (the
+# rendered ones read today: 1.52 at most); a longer blob is dice touching, a die and
+# something else, or no die (a domino tile is 2:1), whose middle is no top face.
+ONE_DIE_ELONGATION = 1.8
 CORE = 0.75  # share of a cluster's deepest inside distance that marks one die's core
 CLUSTER_DICE = 4  # a cluster of touching dice is at most this many dice long
 SPLIT_DEPTH = 2
