@@ -21,6 +21,25 @@ def test_dice_seen_on_a_tile_or_a_card_belong_to_it():
     assert resolved.dominoes == read.dominoes and resolved.cards == read.cards
 
 
+def test_d10s_seen_on_a_tile_or_a_card_belong_to_it():
+    read = TableRead(
+        d10=(D10(7, (50, 50), (40, 40, 60, 60), 0.95), D10(2, (500, 500), (490, 490, 510, 510), 0.95)),
+        dominoes=(Domino((3, 4), (60, 60), (20, 30, 100, 90), 0.0, 0.95),),
+        cards=(Card("5", "H", (300, 300), (260, 240, 340, 360), 0.0, 0.9),),
+        unreadable=(Unreadable("d10", (300, 310), "number unclear"),),
+    )
+    resolved = resolve_overlaps(read)
+    assert [t.value for t in resolved.d10] == [2] and resolved.unreadable == ()
+
+
+def test_a_tile_refused_on_a_read_card_is_part_of_the_card():
+    card = Card("K", None, (300, 300), (260, 240, 340, 360), 0.0, 0.9)
+    on_card = Unreadable("domino", (300, 290), "pips but no divider", (280, 260, 320, 320))
+    lone = Unreadable("domino", (100, 100), "pips but no divider", (80, 70, 120, 130))
+    resolved = resolve_overlaps(TableRead(cards=(card,), unreadable=(on_card, lone)))
+    assert resolved.cards == (card,) and resolved.unreadable == (lone,)
+
+
 def test_dice_seen_on_a_tile_that_could_not_be_read_belong_to_it():
     tile = Unreadable("domino", (60, 60), "pips but no divider", (20, 30, 100, 90))
     read = TableRead(dice=(die(3, 50, 50), die(5, 300, 300)), unreadable=(tile,))

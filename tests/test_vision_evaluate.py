@@ -36,6 +36,30 @@ def test_double_read_is_a_phantom_and_nearest_counts():
     assert (score.found, score.value_right, score.phantoms) == (1, 1, 1)
 
 
+def test_a_double_read_is_a_phantom_whichever_half_is_right():
+    read = TableRead(dice=(die(3, 45, 45), die(1, 31, 29)))
+    score, mistakes = score_kind(KINDS["dice"], BOXES[:1], read)
+    assert (score.found, score.value_right, score.phantoms) == (1, 1, 1)
+    assert any("read again as 1" in m for m in mistakes)
+
+
+def test_overlapping_boxes_each_get_their_own_read():
+    # Two fanned cards: the first read lies inside both boxes and nearer the second's
+    # centre, the second read only inside the second box. Both cards are read.
+    labels = [{"value": 2, "box": [0, 0, 60, 100]}, {"value": 4, "box": [40, 0, 100, 100]}]
+    read = TableRead(dice=(die(2, 55, 50), die(4, 90, 50)))
+    score, mistakes = score_kind(KINDS["dice"], labels, read)
+    assert (score.found, score.value_right, score.phantoms) == (2, 2, 0), mistakes
+    # Both reads inside both boxes, each nearer the other card's centre.
+    read = TableRead(dice=(die(4, 45, 50), die(2, 55, 50)))
+    score, mistakes = score_kind(KINDS["dice"], labels, read)
+    assert (score.found, score.value_right, score.phantoms) == (2, 2, 0), mistakes
+    # A wrong value is matched all the same: found, not right, no phantom.
+    read = TableRead(dice=(die(6, 55, 50), die(4, 90, 50)))
+    score, mistakes = score_kind(KINDS["dice"], labels, read)
+    assert (score.found, score.value_right, score.phantoms) == (2, 1, 0), mistakes
+
+
 def test_unreadable_is_neither_right_nor_phantom():
     read = TableRead(unreadable=(Unreadable("die", (30, 30), "cocked"),))
     score, _ = score_kind(KINDS["dice"], BOXES[:1], read)

@@ -1,9 +1,9 @@
 """Scoring a reader against labelled photos (labels.json in the dice-d6-photos format,
 optionally with "dominoes", "cards" and "d10" lists beside "dice").
 
-A prediction matches a labelled object when its centre lies inside the object's box;
-the one nearest the box centre is the match, any other prediction inside the same box
-is a phantom (a double read). Unreadable reports are counted on their own: refusing
+A prediction matches a labelled object when its centre lies inside the object's box,
+one prediction per object (see `_matching`); every prediction left over is a phantom
+(a double read, or something that is not there). Unreadable reports are counted on their own: refusing
 to read is not a wrong value and not a phantom, but it does spoil a perfect photo."""
 
 from __future__ import annotations
@@ -90,38 +90,66 @@ def _distance(point: tuple[float, float], box: list[float]) -> float:
     return float(np.hypot(point[0] - (box[0] + box[2]) / 2, point[1] - (box[1] + box[3]) / 2))
 
 
+def _matching(spec: KindSpec, predictions: list, labels: list[dict]) -> dict[int, int]:
+    """Label index -> prediction index: each prediction matched to at most one box
+    containing its centre and each box to at most one prediction. First as many
+    right-valued pairs as possible, then as many pairs as possible among the rest
+    (augmenting paths, nearest box first). Overlapping boxes (a fanned hand) need
+    this: any value-blind rule swapped the reads of two cards whose boxes hold both
+    centres. The price: of a die read twice, the right read is the one counted (the
+    other still counts as a phantom)."""
+    boxes = [sorted((j for j, lab in enumerate(labels) if _inside(p.center, lab["box"])),
+                    key=lambda j: _distance(p.center, labels[j]["box"])) for p in predictions]
+    owner: dict[int, int] = {}
+
+    def place(i: int, edges: list[list[int]], seen: set[int]) -> bool:
+        for j in edges[i]:
+            if j not in seen:
+                seen.add(j)
+                if j not in owner or place(owner[j], edges, seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    right = [[j for j in b if spec.predicted(p) == spec.truth(labels[j])] for p, b in zip(predictions, boxes)]
+    for i in range(len(predictions)):
+        place(i, right, set())
+    taken = set(owner.values())
+    rest = [[] if i in taken else [j for j in b if j not in owner] for i, b in enumerate(boxes)]
+    for i in range(len(predictions)):
+        place(i, rest, set())
+    return owner
+
+
 def score_kind(spec: KindSpec, labels: list[dict], read: TableRead) -> tuple[KindScore, list[str]]:
     """Score of one kind on one photo, and a line per mistake."""
     score = KindScore(labelled=len(labels))
     mistakes: list[str] = []
     predictions = list(getattr(read, spec.read_field))
-    owner = []  # label index each prediction falls in (the nearest box centre if several)
-    for p in predictions:
-        inside = [i for i, lab in enumerate(labels) if _inside(p.center, lab["box"])]
-        owner.append(min(inside, key=lambda i: _distance(p.center, labels[i]["box"])) if inside else None)
+    owner = _matching(spec, predictions, labels)
     refused = [u for u in read.unreadable if u.kind == spec.unreadable_kind]
     for i, lab in enumerate(labels):
-        mine = sorted((p for p, o in zip(predictions, owner) if o == i),
-                      key=lambda p: _distance(p.center, lab["box"]))
-        if mine:
+        if i in owner:
             score.found += 1
-            if spec.predicted(mine[0]) == spec.truth(lab):
+            value = spec.predicted(predictions[owner[i]])
+            if value == spec.truth(lab):
                 score.value_right += 1
             else:
-                mistakes.append(f"{spec.read_field} at {lab['box']}: read {spec.predicted(mine[0])}, "
-                                f"labelled {spec.truth(lab)}")
-            score.phantoms += len(mine) - 1
-            if len(mine) > 1:
-                mistakes.append(f"{spec.read_field} at {lab['box']}: read {len(mine)} times")
+                mistakes.append(f"{spec.read_field} at {lab['box']}: read {value}, labelled {spec.truth(lab)}")
         elif any(_inside(u.center, lab["box"]) for u in refused):
             score.unreadable += 1
             mistakes.append(f"{spec.read_field} at {lab['box']}: reported unreadable")
         else:
             mistakes.append(f"{spec.read_field} at {lab['box']}: missed")
-    for p, o in zip(predictions, owner):
-        if o is None:
-            score.phantoms += 1
-            mistakes.append(f"{spec.read_field} phantom at {p.center}: read {spec.predicted(p)}")
+    matched = set(owner.values())
+    for n, p in enumerate(predictions):
+        if n in matched:
+            continue
+        score.phantoms += 1
+        inside = [lab["box"] for lab in labels if _inside(p.center, lab["box"])]
+        where = f"at {inside[0]}: read again as {spec.predicted(p)}" if inside else \
+            f"phantom at {p.center}: read {spec.predicted(p)}"
+        mistakes.append(f"{spec.read_field} {where}")
     return score, mistakes
 
 

@@ -46,16 +46,19 @@ def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) 
 
 def resolve_overlaps(read: TableRead) -> TableRead:
     """Objects claimed by two readers. A domino half or a card's pips can look like a
-    die face, so a die (or an unreadable die) centred on a tile or a card is part of
-    that tile or card, also when the tile or card itself could not be read. A die and a
+    die face (and a pip pair like a d10's number), so a die or a d10, read or not,
+    centred on a tile or a card is part of that tile or card, also when the tile or
+    card itself could not be read. A court card's picture can look like a tile: a tile
+    refusal centred on a read card is part of the card. A die and a
     d10 on the same spot are one object: of two reads the more confident stands, and
     if neither is sure it is reported unreadable; a read stands over the other
     reader's refusal (the refusal says only that it is not that reader's kind)."""
     flat = [*(t.box for t in read.dominoes), *(c.box for c in read.cards), *(f.box for f in read.face_down),
             *(u.box for u in read.unreadable if u.kind in ("domino", "card") and u.box is not None)]
     dice = [d for d in read.dice if not any(_inside(d.center, box) for box in flat)]
-    d10 = list(read.d10)
-    claimed = {"die": [*flat, *(t.box for t in d10)], "d10": [*flat, *(d.box for d in dice)]}
+    d10 = [t for t in read.d10 if not any(_inside(t.center, box) for box in flat)]
+    claimed = {"die": [*flat, *(t.box for t in d10)], "d10": [*flat, *(d.box for d in dice)],
+               "domino": [c.box for c in read.cards]}
     unreadable = [u for u in read.unreadable if not any(_inside(u.center, box) for box in claimed.get(u.kind, ()))]
     for die in list(dice):
         rival = next((t for t in d10 if _inside(die.center, t.box) or _inside(t.center, die.box)), None)
