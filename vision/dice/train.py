@@ -10,7 +10,7 @@ between two touching dice), plus jittered copies of every labelled die so it doe
 not depend on where the candidate grid happened to fall. Every batch is turned by a
 random multiple of 90 degrees and mirrored (the upright patch fixes the angle only
 modulo 90, and pip layouts do not care about mirroring), shifted a little and
-re-contrasted; the face network's patches also get painted-on highlights."""
+re-contrasted; with --glare, some also get a painted-on highlight."""
 
 from __future__ import annotations
 
@@ -43,7 +43,6 @@ TURN_JITTER = 12.0  # degrees either way added to the measured die angle of jitt
 NEGATIVES_PER_PHOTO = 40
 RENDERED_SCENES = 60
 D10_SCENES = 40
-GLARE_SHARE = 0.3  # of the face network's patches; held out 729 -> 732 of 759 right, 16 -> 13 refused
 D10_SEED = 7000  # none of the d10 fixtures' (10), hold-out (99-103) or training (5000) seeds
 
 
@@ -191,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--widths", help="channels of the conv stages (default: the shipped network's)")
     parser.add_argument("--seed", type=int, default=0, help="initial weights and batch order")
     parser.add_argument("--rendered", type=int, default=RENDERED_SCENES, help="rendered scenes to add")
-    parser.add_argument("--glare", type=float, help="share of training patches given a highlight (default: "
-                        f"{GLARE_SHARE} for the face network, none for a finder)")
+    parser.add_argument("--glare", type=float, default=0.0,
+                        help="share of training patches given a painted-on highlight (docs/vision.md: tried, not shipped)")
     parser.add_argument("--d10", type=int, help="rendered d10 scenes to add as 'no die' (default: "
                         f"{D10_SCENES} for a finder, none for the face network)")
     args = parser.parse_args(argv)
@@ -215,11 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     output = args.output or (FACE_MODEL_PATH if args.face else MODEL_PATH)
     # The face network is four times a finder's work: the numpy trainer would take hours.
     trainer = fit if args.face else train
-    # The shipped finders were trained before highlights were painted on; whether
-    # they would find more glossy dice with them is not measured yet.
-    glare_share = (GLARE_SHARE if args.face else 0.0) if args.glare is None else args.glare
     net = trainer(new_network(widths, seed=args.seed, side=size), patches, y, epochs=args.epochs,
-                  augment=partial(_augment, glare_share=glare_share), lr=5e-3, seed=args.seed,
+                  augment=partial(_augment, glare_share=args.glare), lr=5e-3, seed=args.seed,
                   log=lambda line: print(line, flush=True))
     accuracy = float(np.mean(net.probabilities(network_input(patches)).argmax(axis=1) == y))
     net.save(output)
