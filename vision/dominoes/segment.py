@@ -21,6 +21,7 @@ CHROMA_STEP = 0.04  # change in r,g,b share that is a different material, not li
 BRIGHTER = 1.2  # light ratio above which a pixel is something paler than the table
 DARKER = 0.42  # below this it is darker than any drop shadow we expect
 _ACROSS_DIVIDER = np.ones((1, 5), np.uint8)  # along a tile lying level: spans a divider
+_BODY_WEIGHTS = np.array([0.5, 1.5, 1.5], np.float32)  # L, a, b: lightness counts for less
 BUSY_TABLE = 0.03  # share of bare table on edge lines above which rings mean nothing
 UNSEEN_SHARE = 0.3  # an outlined region the colour test saw less of is added whole
 CLOSE_UP_FILL = 0.8  # least fill of its rectangle for a ringed region a third of the frame
@@ -256,14 +257,15 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     m[:, 2] += np.array([size[0] / 2 - cx, size[1] / 2 - cy])
     crop = cv2.warpAffine(frame, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.int16)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
     # Body colour from most of the tile, not just its middle, where glare often sits.
     half_w, half_h = int(0.35 * w * scale), int(0.35 * h * scale)
     core = lab[size[1] // 2 - half_h:size[1] // 2 + half_h,
                size[0] // 2 - half_w:size[0] // 2 + half_w].reshape(-1, 3)
     body = np.median(core, axis=0)
     # Light falls off over a bevel and glare brightens: lightness counts for less.
-    distance = np.abs(lab - body).astype(np.float32) @ np.array([0.5, 1.5, 1.5], np.float32)
+    # (Halves and small integers: exact in float32, so no wider type is needed.)
+    distance = np.abs(lab.astype(np.float32) - body.astype(np.float32)) @ _BODY_WEIGHTS
     ring = np.concatenate([distance[:2].ravel(), distance[-2:].ravel(),
                            distance[2:-2, :2].ravel(), distance[2:-2, -2:].ravel()])
     outside = np.median(ring)
@@ -286,7 +288,7 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
         bridged = cv2.morphologyEx(bridged, cv2.MORPH_CLOSE, _ACROSS_DIVIDER.T)
     for body_mask in (alike & ~darker, alike, bridged):
         body_mask = cv2.morphologyEx(body_mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
+        count, labels = cv2.connectedComponents(body_mask, connectivity=4)
         # The body is the region filling the middle (its very centre is the divider).
         middle = labels[size[1] // 4:3 * size[1] // 4, size[0] // 4:3 * size[0] // 4]
         votes = np.bincount(middle.ravel(), minlength=count)
