@@ -95,7 +95,7 @@ def _enclosed(small: np.ndarray, seen: np.ndarray) -> np.ndarray:
         return regions
     flat = labels.ravel()
     area = np.bincount(flat, minlength=count)
-    seen_share = np.bincount(flat, weights=(seen.ravel() > 0), minlength=count) / np.maximum(area, 1)
+    seen_share = np.bincount(flat[seen.ravel() > 0], minlength=count) / np.maximum(area, 1)
     # A tray's rim or the frame's edge rings the whole table: no tile is that big. A
     # close-up tile may fill a third of the frame or more, but then it is a compact
     # four-sided region, which a ringed stretch of wood grain or cloth is not.
@@ -103,7 +103,7 @@ def _enclosed(small: np.ndarray, seen: np.ndarray) -> np.ndarray:
     unseen[0] = False
     for big in np.flatnonzero(unseen & (area >= 0.3 * regions.size)):
         unseen[big] = _compact((labels == big).astype(np.uint8))
-    return (unseen[labels] * 255).astype(np.uint8)
+    return (unseen * 255).astype(np.uint8)[labels]
 
 
 def _compact(region: np.ndarray) -> bool:
@@ -207,9 +207,8 @@ def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: flo
     count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=4)
     found = []
     grow = np.ones((5, 5), np.uint8)
-    for i in range(1, count):
-        if stats[i, cv2.CC_STAT_AREA] < min_area:
-            continue
+    # Edge lines leave thousands of specks; only pieces big enough to be a tile count.
+    for i in np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area) + 1:
         x, y, w, h = stats[i, :4]
         x0, y0 = max(0, x - 3), max(0, y - 3)
         x1, y1 = min(fg.shape[1], x + w + 3), min(fg.shape[0], y + h + 3)
