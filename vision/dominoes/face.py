@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.dominoes import ranks
 from vision.dominoes.layout import MAX_PIPS, pattern_variants
 
 S = 48  # canonical tile: S high, 2*S wide, halves side by side
@@ -57,7 +58,7 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     lines = _line_marks(tile_bgr)
     by_colour, by_light = _divider_strength(marks), _divider_strength(lines)
     divider = max(by_colour, by_light)
-    strongest = float(_near_top(marks[_ZONE]))
+    strongest = float(ranks.percentile(marks[_ZONE], 99.7))
     if strongest < FLOOR:
         excess = max(_divider_strength(m) - _noise_strength(m) for m in (marks, lines))
         if excess >= DIVIDER_MIN:
@@ -147,19 +148,6 @@ def _pip_zone() -> np.ndarray:
 
 
 _ZONE = _pip_zone()  # where pips may sit: the same for every tile
-_TOP_AT = (int(_ZONE.sum()) - 1) * (99.7 / 100)  # np.percentile's place for the 99.7th
-
-
-def _near_top(values: np.ndarray) -> np.float32:
-    """The 99.7th percentile of the pip zone's marks, exactly as np.percentile gives
-    it (linear between the two nearest ranks), without its general-purpose overhead:
-    it is asked once per tile, and the zone's size never changes."""
-    lo = int(_TOP_AT)
-    t = _TOP_AT - lo
-    ranked = np.partition(values, [lo, lo + 1])
-    a, b = ranked[lo], ranked[lo + 1]
-    step = b - a
-    return b - step * (1 - t) if t >= 0.5 else a + step * t
 
 
 def _line_marks(tile_bgr: np.ndarray) -> np.ndarray:
@@ -211,7 +199,7 @@ def _line_strength(marks: np.ndarray, centre: int) -> float:
     # it, which a broad patch of glare does not.
     index = np.arange(len(place))
     beside = np.maximum(smooth[index, place - 4], smooth[index, place + 4])
-    return float(np.median(smooth[index, place] - beside))
+    return float(ranks.median(smooth[index, place] - beside))
 
 
 def top_face(tile_bgr: np.ndarray) -> tuple[float, float, float, float] | None:
@@ -225,7 +213,7 @@ def top_face(tile_bgr: np.ndarray) -> tuple[float, float, float, float] | None:
     if _divider_strength(marks) < DIVIDER_MIN:
         return None
     x, line = _line_rows(cv2.blur(marks, (1, 5)))  # smoothed along it: a dashed line is whole
-    present = line > 0.5 * np.median(line[_MIDDLE_ROWS])
+    present = line > 0.5 * ranks.median(line[_MIDDLE_ROWS])
     top = bottom = S // 2
     while top > 0 and present[top - 1]:
         top -= 1
@@ -255,12 +243,12 @@ def _line_rows(marks: np.ndarray) -> tuple[int, np.ndarray]:
     # never warped quite square): a fixed column loses a slanted line towards its
     # ends. Whichever path, upright or slanted, the line shows more strongly along.
     places = band[_MIDDLE_ROWS, 4:-4].argmax(axis=1) + 4
-    slope = float(np.clip(np.median((places[_PAIRS[1]] - places[_PAIRS[0]]) / _PAIR_ROWS),
+    slope = float(np.clip(ranks.median((places[_PAIRS[1]] - places[_PAIRS[0]]) / _PAIR_ROWS),
                           -MAX_SLANT, MAX_SLANT))
-    place, line = _along(band, np.median(places), 0.0)
+    place, line = _along(band, ranks.median(places), 0.0)
     if slope:
-        slanted = _along(band, np.median(places - slope * _MIDDLE_ROWS), slope)
-        if np.median(slanted[1][_MIDDLE_ROWS]) > np.median(line[_MIDDLE_ROWS]):
+        slanted = _along(band, ranks.median(places - slope * _MIDDLE_ROWS), slope)
+        if ranks.median(slanted[1][_MIDDLE_ROWS]) > ranks.median(line[_MIDDLE_ROWS]):
             place, line = slanted
     return lo + int(place[S // 2]), line
 
@@ -279,8 +267,8 @@ def _reaches_the_edges(marks: np.ndarray) -> bool:
     short of its edges. A line too faint to follow along its own path says nothing
     of where it ends."""
     _, line = _line_rows(marks)
-    middle = float(np.median(line[_MIDDLE_ROWS]))
-    edges = float(np.median(line[_EDGE_ROWS]))
+    middle = float(ranks.median(line[_MIDDLE_ROWS]))
+    edges = float(ranks.median(line[_EDGE_ROWS]))
     return middle >= DIVIDER_MIN / 2 and edges >= SEAM_REACH * middle
 
 
@@ -372,7 +360,7 @@ def _faint_pip(marks, blobs, spacings) -> bool:
     3, and that must be refused, not reported."""
     centres = np.array(blobs, np.float32)
     peaks = marks[np.round(centres[:, 1]).astype(int), np.round(centres[:, 0]).astype(int)]
-    faint = 0.45 * float(np.median(peaks))
+    faint = 0.45 * float(ranks.median(peaks))
     known = [sp for sp in spacings if sp is not None]
     radius = max(2, int(0.07 * S))
     spots = np.vstack([np.array([S * (side + 0.5), S * 0.5]) +

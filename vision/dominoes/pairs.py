@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.dominoes import face
+from vision.dominoes import face, ranks
 
 S = face.S
 
@@ -79,7 +79,7 @@ def _reaching_line(marks: np.ndarray) -> float:
     ends = np.r_[lo + 1:lo + int(0.1 * S), hi - int(0.1 * S):hi - 1]
     rows = marks[:, ends].mean(axis=1)
     off = np.r_[rows[S - 12:S - 6], rows[S + 7:S + 13]]
-    return float(rows[S - 3:S + 4].max() - np.median(off))
+    return float(rows[S - 3:S + 4].max() - ranks.median(off))
 
 
 def _body_span(marks: np.ndarray) -> tuple[int, int]:
@@ -89,7 +89,7 @@ def _body_span(marks: np.ndarray) -> tuple[int, int]:
     and a seam reaches that line, not the picture's side."""
     profile = np.percentile(marks, 20, axis=0)  # a row of pips is no line down every row
     quarter = S // 2
-    strong = max(face.DIVIDER_MIN, 3 * float(np.median(profile)))
+    strong = max(face.DIVIDER_MIN, 3 * float(ranks.median(profile)))
     lo = int(np.argmax(profile[:quarter]))
     hi = 2 * S - quarter + int(np.argmax(profile[-quarter:])) + 1
     lo = lo if lo >= 3 and profile[lo] >= strong else 0

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.dominoes import ranks
+
 MIN_SHORT_PX = 20  # a tile narrower than this cannot show its pips readably
 RAGGED_FILL = 0.45  # least fill of a blob (two touching tiles with their sides and shadows)
 CHROMA_STEP = 0.04  # change in r,g,b share that is a different material, not light
@@ -267,7 +269,7 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     distance = np.abs(lab.astype(np.float32) - body.astype(np.float32)) @ _BODY_WEIGHTS
     ring = np.concatenate([distance[:2].ravel(), distance[-2:].ravel(),
                            distance[2:-2, :2].ravel(), distance[2:-2, -2:].ravel()])
-    outside = np.median(ring)
+    outside = ranks.median(ring)
     if outside < 20:  # body and surroundings alike: nothing to tighten against
         return rect, 1.0, cv2.boxPoints(rect)
     # Only ever shrink: a touching neighbour of the same colour is not this tile.
