@@ -131,7 +131,7 @@ def _pip_patterns(blobs) -> bool:
 def mark_strength(tile_bgr: np.ndarray) -> np.ndarray:
     """How far each pixel stands out of the tile's body colour, at pip scale."""
     lab8 = cv2.cvtColor(tile_bgr, cv2.COLOR_BGR2Lab)
-    body = np.median(lab8[MARGIN:-MARGIN:2, MARGIN:-MARGIN:2].reshape(-1, 3), axis=0)
+    body = ranks.median(lab8[MARGIN:-MARGIN:2, MARGIN:-MARGIN:2].reshape(-1, 3))
     diff = (lab8.astype(np.float32) - body.astype(np.float32)) * _LAB_UNITS
     diff *= diff
     distance = np.sqrt(diff[..., 0] + diff[..., 1] + diff[..., 2])

@@ -12,15 +12,20 @@ import numpy as np
 
 
 def median(values: np.ndarray):
-    """np.median(values) for a 1-D array: the mean of its one or two middle values."""
-    n = values.size
+    """np.median(values, axis=0): the mean of the one or two middle values (for a
+    1-D array a scalar, for a 2-D one a row), as a float of numpy's type."""
+    n = values.shape[0]
     half = n // 2
     kth = [half] if n % 2 else [half - 1, half]
     nan_aware = values.dtype.kind == "f"
-    ranked = np.partition(values, kth + [-1] if nan_aware else kth)
-    if nan_aware and np.isnan(ranked[-1]):
-        return ranked.dtype.type(np.nan)  # as np.median: a NaN anywhere gives NaN
-    return ranked[kth[0]:half + 1].mean()
+    ranked = np.partition(values, kth + [-1] if nan_aware else kth, axis=0)
+    low, high = ranked[kth[0]], ranked[half]
+    if not nan_aware:  # integers are averaged as float64, as np.mean does
+        low, high = low.astype(np.float64), high.astype(np.float64)
+    middle = low if n % 2 else (low + high) / 2
+    if nan_aware and np.isnan(ranked[-1]).any():  # as np.median: a NaN gives NaN
+        middle = np.where(np.isnan(ranked[-1]), np.nan, middle).astype(ranked.dtype)[()]
+    return middle
 
 
 def percentile(values: np.ndarray, q: float):

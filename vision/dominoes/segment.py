@@ -263,7 +263,7 @@ def tighten(frame: np.ndarray, rect, aspect: float = 2.0, short_px: int = 40):
     half_w, half_h = int(0.35 * w * scale), int(0.35 * h * scale)
     core = lab[size[1] // 2 - half_h:size[1] // 2 + half_h,
                size[0] // 2 - half_w:size[0] // 2 + half_w].reshape(-1, 3)
-    body = np.median(core, axis=0)
+    body = ranks.median(core)
     # Light falls off over a bevel and glare brightens: lightness counts for less.
     # (Halves and small integers: exact in float32, so no wider type is needed.)
     distance = np.abs(lab.astype(np.float32) - body.astype(np.float32)) @ _BODY_WEIGHTS
