@@ -143,9 +143,10 @@ def _tight_square(frame, outline: segment.Outline) -> list[segment.Outline]:
     if outline.fill < segment.RAGGED_FILL or outline.short < segment.MIN_SHORT_PX:
         return []
     # The bodies' square when it can be told (its size is what is compared with the
-    # tiles read in full; the blob may hold their sides and shadows), else the blob's.
+    # tiles read in full; the blob may hold their sides and shadows), else the blob's
+    # (which, ragged, fails as the bodies' square did: no second tightening is due).
     for rect, fill in (segment.tighten(frame, outline.rect, aspect=1.0)[:2],
-                       _tightest(frame, outline, 1.0)):
+                       (outline.rect, outline.fill)):
         w, h = rect[1]
         if fill >= MIN_FILL and 0.85 <= max(w, h) / max(min(w, h), 1e-6) <= 1.18:
             return [segment.Outline(rect, fill * w * h, fill)]
