@@ -27,6 +27,7 @@ MAX_SLANT = 0.1  # steepest slant of the divider in a warped tile (pixels across
 SEAM_REACH = 0.6  # a middle line this strong at the edges (of its middle strength) is a seam
 _LAB_UNITS = np.array([100 / 255, 1.3, 1.3], np.float32)  # 8-bit Lab to Lab, chroma weighted
 _MIDDLE_ROWS = np.r_[int(0.2 * S):S // 2 - SPINNER_R, S // 2 + SPINNER_R:int(0.8 * S)]
+_STRIP = np.arange(len(_MIDDLE_ROWS))  # each middle row once, for picking a place per row
 _PAIRS = np.triu_indices(len(_MIDDLE_ROWS), 1)  # every two middle rows, for a line's slant
 _PAIR_ROWS = _MIDDLE_ROWS[_PAIRS[1]] - _MIDDLE_ROWS[_PAIRS[0]]
 _ROWS = np.arange(S)
@@ -187,8 +188,7 @@ def _line_strength(marks: np.ndarray, centre: int) -> float:
     to either side; the line must show in most rows, at a steady place, so a blob of
     glare or a pip near the middle is no divider."""
     lo, hi = centre - DIVIDER_BAND - 4, centre + DIVIDER_BAND + 4
-    strip = np.vstack([marks[int(0.2 * S):S // 2 - SPINNER_R, lo:hi],
-                       marks[S // 2 + SPINNER_R:int(0.8 * S), lo:hi]])
+    strip = marks[_MIDDLE_ROWS, lo:hi]
     # Smooth along the line first: a faint groove is one or two pixels wide.
     smooth = cv2.blur(strip, (1, 5))
     place = smooth[:, 4:-4].argmax(axis=1) + 4
@@ -197,9 +197,8 @@ def _line_strength(marks: np.ndarray, centre: int) -> float:
         return 0.0
     # A line is thin: it must stand above the marks a few pixels to either side of
     # it, which a broad patch of glare does not.
-    index = np.arange(len(place))
-    beside = np.maximum(smooth[index, place - 4], smooth[index, place + 4])
-    return float(ranks.median(smooth[index, place] - beside))
+    beside = np.maximum(smooth[_STRIP, place - 4], smooth[_STRIP, place + 4])
+    return float(ranks.median(smooth[_STRIP, place] - beside))
 
 
 def top_face(tile_bgr: np.ndarray) -> tuple[float, float, float, float] | None:
