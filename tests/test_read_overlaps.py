@@ -48,14 +48,20 @@ def test_dice_seen_on_a_tile_that_could_not_be_read_belong_to_it():
     assert resolved.unreadable == (tile,)
 
 
-def test_a_die_read_as_both_kinds_keeps_the_confident_read_or_none():
-    sure_d6 = resolve_overlaps(TableRead(dice=(die(4, 100, 100, 0.98),),
-                                         d10=(D10(7, (101, 99), (90, 90, 110, 110), 0.55),)))
-    assert [d.value for d in sure_d6.dice] == [4] and sure_d6.d10 == ()
-    torn = resolve_overlaps(TableRead(dice=(die(4, 100, 100, 0.80),),
-                                      d10=(D10(7, (101, 99), (90, 90, 110, 110), 0.85),)))
-    assert torn.dice == () and torn.d10 == ()
-    assert torn.unreadable[0].reason == "read both as a d6 and as a d10"
+def test_a_die_read_as_both_kinds_is_a_d10():
+    ten = D10(7, (101, 99), (90, 90, 110, 110), 0.92)
+    resolved = resolve_overlaps(TableRead(dice=(die(4, 100, 100, 0.99),), d10=(ten,)))
+    assert resolved.dice == () and resolved.d10 == (ten,)
+
+
+def test_a_d6_read_sharing_most_of_a_d10s_box_is_that_d10():
+    # Neither centre inside the other's box, but the boxes share most of the smaller one.
+    ten = D10(0, (130, 130), (100, 100, 160, 160), 1.0)
+    off_centre = Die(1, (108, 108), (96, 96, 120, 120), 0.98)  # centre inside: the obvious case
+    beside = Die(5, (98, 140), (84, 126, 112, 154), 0.95)  # centre just outside; 12 of its 28 columns shared
+    touching = Die(3, (175, 130), (161, 120, 189, 140), 0.99)  # shares nothing
+    resolved = resolve_overlaps(TableRead(dice=(off_centre, beside, touching), d10=(ten,)))
+    assert resolved.dice == (touching,) and resolved.d10 == (ten,)
 
 
 def test_a_read_stands_over_the_other_readers_refusal_on_the_same_spot():

@@ -14,10 +14,6 @@ from vision.read import READERS, _inside, merge, read_table
 from vision.read_json import read_to_json
 from vision.types import Die, Domino, TableRead, Unreadable
 
-D6_REFUSALS_ON_D10 = 2  # measured, see the test
-D10_RIGHT_WITH_EVERY_READER = 58  # of 60; the d10 reader alone reads all 60
-
-
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 FIRST = sorted((FIXTURES / "images").glob("*.jpg"))[0]
 
@@ -141,8 +137,9 @@ def test_cli_eval_refuses_weights_that_are_not_a_network(tmp_path, capsys):
 def test_ten_sided_dice_are_read_as_d10_not_as_d6_when_every_reader_looks():
     """The d6 finders learnt rendered d10s as "no die": before, the d6 reader read 20
     of the 60 d10 fixture dice as d6 and refused 58, and the clashes cost the d10
-    reader 16 of its 53 reads; now 1 read, 2 refusals, and 58 of the d10 reader's 60
-    reads stand."""
+    reader 16 of its 53 reads. With the finders taught d10s: 1 read, 2 refusals, 51
+    d10 reads stood; with a d10 read standing over a d6 read of the same die, all 60
+    fixture d10s are read right and nothing else is reported."""
     root = Path(__file__).resolve().parents[1] / "calibration_images" / "d10"
     labels = json.loads((root / "labels.json").read_text())
     d6 = refused_d6 = right = 0
@@ -152,6 +149,4 @@ def test_ten_sided_dice_are_read_as_d10_not_as_d6_when_every_reader_looks():
         refused_d6 += sum(u.kind == "die" for u in read.unreadable)
         right += sum(any(_inside(t.center, lab["box"]) and t.value == lab["value"] for lab in label["d10"])
                      for t in read.d10)
-    assert d6 <= 1
-    assert refused_d6 <= D6_REFUSALS_ON_D10
-    assert right >= D10_RIGHT_WITH_EVERY_READER
+    assert (d6, refused_d6, right) == (0, 0, 60)
