@@ -94,8 +94,10 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     """"red", "black", or None for any other colour: indices are printed in one of the two
     suit colours, so blue or yellow marks are pieces of a court picture, not an index.
     Only the darker half of the mark is looked at: blur mixes a small glyph's rim with the
-    stock, and a tinted stock would pull a pale red rim towards grey."""
-    pixels = card_bgr[ink > 0].astype(np.int16)
+    stock, and a tinted stock would pull a pale red rim towards grey. The mark's bounding
+    box is cut out first: masking the whole card cost more than the rest of the work."""
+    x, y, w, h = cv2.boundingRect((ink > 0).astype(np.uint8))
+    pixels = card_bgr[y : y + h, x : x + w][ink[y : y + h, x : x + w] > 0].astype(np.int16)
     if len(pixels) == 0:
         return None
     darkest = pixels.min(axis=1)
