@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.cards import index
 from vision.cards.colour import low_high, percentiles
+from vision.cards.components import components, components_with_stats
 from vision.cards.find import Region, whiteness
 from vision.cards.glyphs import best_of, label_scores
 from vision.cards.rank_net import rank_crop, rank_probabilities
@@ -75,7 +76,7 @@ class _Index:
 def _blobs(ink: np.ndarray, *ranges: tuple[float, float]) -> list[list[_Blob]]:
     """The ink blobs whose larger side lies in each (low, high) range, one list per range.
     Vectorised: a textured table can hold thousands of specks."""
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, centroids = components_with_stats(ink)
     sizes = stats[:, 2:4].max(axis=1)
     found = []
     for low, high in ranges:
@@ -175,7 +176,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     low, high = low_high(patch)
     ink = index.darkest_ink_mask(low, reach=PATCH // 6) & stock  # only the stock right round the index
     cut = _part_rank_from_suit(ink)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, centroids = components_with_stats(ink)
     mid, reach = PATCH / 2, PATCH * 0.12
     usable = [i for i in range(1, n) if stats[i][4] >= 10 and stats[i][0] > index.EDGE and stats[i][1] > index.EDGE
               and stats[i][0] + stats[i][2] < PATCH - index.EDGE and stats[i][1] + stats[i][3] < PATCH - index.EDGE]
@@ -310,7 +311,7 @@ def _hand_stock(frame: np.ndarray, region: Region, others: list[np.ndarray]) -> 
         near &= to_hand < cv2.distanceTransform(elsewhere, cv2.DIST_L2, 3)
     shaded = ((whiteness(window) >= region.level - SHADE_STEP) & near).astype(np.uint8) | hand
     bridged = cv2.morphologyEx(shaded, cv2.MORPH_CLOSE, np.ones((EDGE_LINE // 2,) * 2, np.uint8))
-    n, labels = cv2.connectedComponents(bridged, connectivity=8)
+    n, labels = components(bridged)
     joined = np.flatnonzero(np.bincount(labels[hand > 0], minlength=n)[1:]) + 1
     outlines, _ = cv2.findContours(index.pick_labels(labels, n, joined) & shaded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     stock = np.zeros(frame.shape[:2], np.uint8)

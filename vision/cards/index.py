@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.cards.colour import low_high, percentiles
+from vision.cards.components import components_with_stats
 from vision.cards.glyphs import best_match, label_scores, label_scores_many
 from vision.cards.rank_net import rank_crop, rank_probabilities
 
@@ -112,7 +113,7 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
 
 def _column(ink: np.ndarray) -> np.ndarray | None:
     """The index column: ink under and beside the top-most glyph-sized blob of the corner."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, _ = components_with_stats(ink)
     rows, cols = ink.shape
     keep = [i for i in range(1, n) if stats[i][3] >= 0.025 * H and stats[i][4] >= 6
             and stats[i][0] > 0 and stats[i][1] > 0
@@ -243,7 +244,7 @@ class Pips:
 
 def find_pips(card_bgr: np.ndarray, ink: np.ndarray) -> Pips:
     """Ink blobs of pip size in the middle of an upright card, away from the indices."""
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, centroids = components_with_stats(ink)
     blobs = [i for i in range(1, n)
              if 0.2 * W < centroids[i][0] < 0.8 * W and 0.1 * H < centroids[i][1] < 0.9 * H
              and stats[i][4] < 0.12 * W * H]
@@ -294,7 +295,7 @@ def has_picture(card_bgr: np.ndarray, card_ink: np.ndarray) -> bool:
     other_hue = (hsv[..., 0] > 15) & (hsv[..., 0] < 165) & (hsv[..., 1] > 80) & (hsv[..., 2] > 60)
     if ink.sum() > 0 and float((ink & other_hue).sum()) / float(ink.sum()) > 0.1:
         return True
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = components_with_stats(ink.astype(np.uint8))
     return any(stats[i][2] > 0.85 * ink.shape[1] or stats[i][3] > 0.85 * ink.shape[0] for i in range(1, n))
 
 
