@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards.colour import low_high, percentiles
+from vision.cards.colour import column_percentiles, low_high, percentiles
 from vision.cards.components import components_with_stats
 from vision.cards.glyphs import best_match, label_scores, label_scores_many
 from vision.cards.rank_net import rank_crop, rank_probabilities
@@ -101,9 +101,8 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     pixels = card_bgr[y : y + h, x : x + w][ink[y : y + h, x : x + w] > 0].astype(np.int16)
     if len(pixels) == 0:
         return None
-    darkest = pixels.min(axis=1)
-    pixels = pixels[darkest <= percentiles(darkest, 50)[0]]
-    b, g, r = (percentiles(pixels[:, channel], 50)[0] for channel in range(3))
+    darkest = np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])  # min(axis=1) is slower on 3 columns
+    b, g, r = column_percentiles(pixels[darkest <= percentiles(darkest, 50)[0]], 50)
     if r - max(b, g) > 35:
         return "red"
     if max(b, g, r) - min(b, g, r) < 45:
