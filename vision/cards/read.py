@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from vision.cards import fan, index
+from vision.cards.backs import find_borderless_backs
 from vision.cards.find import Region, find_card_regions, holds
 from vision.calibration import Calibration
 from vision.image_io import checked_bgr
@@ -114,6 +115,14 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
                                                      for c in fan_cards):
                 unreadable.remove(found)
     cards += [replace(c, angle=c.angle % 180) for c in fan.merge_both_ends(in_hands)]
+    # A full-bleed back's pale print may be cut out as a small "card" the index reader
+    # refuses: such a piece does not hide the back, and is no card of its own.
+    read_regions = [s for s in singles if not isinstance(read_alone[id(s)], Unreadable)]
+    for back in find_borderless_backs(frame_bgr, area, read_regions + blobs):
+        face_down.append(FaceDown("card", (float(back.rect[0][0]), float(back.rect[0][1])),
+                                  _box(cv2.boxPoints(back.rect))))
+        hull = cv2.convexHull(back.contour)
+        unreadable = [u for u in unreadable if cv2.pointPolygonTest(hull, u.center, False) < 0]
     if calibration is not None:
         # A fan card's centre is estimated from its index, which may lie in the play area
         # while most of the card does not: such a card is not in play.

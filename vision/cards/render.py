@@ -8,6 +8,7 @@ face down on a table and put through camera_look. Run `python -m vision.cards.re
 
 from __future__ import annotations
 
+from itertools import chain
 from pathlib import Path
 
 import cv2
@@ -124,6 +125,26 @@ def card_back(shape: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
     return card, _rounded_alpha(w, h)
 
 
+BACK_INKS = {"red": (35, 30, 165), "blue": (140, 60, 25), "black": (30, 28, 28)}
+
+
+def borderless_back(shape: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A full-bleed back, printed to the card's edge as on many casino and diamond-back
+    decks: a plain colour, or a lattice of paler lines on it. No white frame, so the
+    card's outline is only where its colour meets the table's."""
+    w, h = WIDTHS[shape], CARD_H
+    ink = np.array(BACK_INKS[str(rng.choice(list(BACK_INKS)))], np.float64)
+    card = np.empty((h, w, 3), np.uint8)
+    card[:] = ink.astype(np.uint8)
+    if rng.random() < 0.7:
+        line = tuple(int(v) for v in np.clip(ink + rng.uniform(50, 110), 0, 255))
+        step, thick = int(rng.integers(10, 20)), int(rng.integers(1, 4))
+        for t in range(-h, w + h, step):
+            cv2.line(card, (t, 0), (t + h, h), line, thick)
+            cv2.line(card, (t, 0), (t - h, h), line, thick)
+    return card, _rounded_alpha(w, h)
+
+
 def _placement(w: int, h: int, scale: float, angle: float, at: tuple[float, float],
                pivot: tuple[float, float]) -> np.ndarray:
     """Homography putting card point `pivot` at scene point `at`, scaled and turned by `angle` deg."""
@@ -208,14 +229,14 @@ def index_layout(w: int, h: int, index_scale: float) -> list[tuple[np.ndarray, n
     return [(centre, np.float32([0, 1]), outline), (far - centre, np.float32([0, -1]), far - outline)]
 
 
-def _loose(scene: _Scene, rank: str | None, font: fonts.FontSpec, face_up: bool) -> None:
+def _loose(scene: _Scene, rank: str | None, font: fonts.FontSpec, face_up: bool, back=card_back) -> None:
     rng = scene.rng
     shape = str(rng.choice(list(WIDTHS)))
     w, h = WIDTHS[shape], CARD_H
     if face_up:
         sprite, alpha, label = _random_face(rng, shape, font, rank)
     else:
-        (sprite, alpha), label = card_back(shape, rng), {}
+        (sprite, alpha), label = back(shape, rng), {}
     for _ in range(200):
         hom = _placement(w, h, rng.uniform(155, 215) / h, rng.uniform(0, 360),
                          tuple(rng.uniform(90, scene.size - 90, 2)), (w / 2, h / 2))
@@ -266,6 +287,10 @@ def render_scene(rng: np.random.Generator, ranks: list[str], indices: list | Non
     image, tilt = camera_look.photograph(scene.image, rng)
     if indices is not None:
         indices.extend(scene.index_truth(tilt))
+    return image, _labels(scene, tilt, font)
+
+
+def _labels(scene: _Scene, tilt: np.ndarray, font: fonts.FontSpec) -> dict:
     label = {"width": scene.size, "height": scene.size, "dice": [], "cards": [], "d10": [], "face_down": [],
              "font": font.name}
     for kind, item, quad in scene.items:
@@ -274,7 +299,20 @@ def render_scene(rng: np.random.Generator, ranks: list[str], indices: list | Non
             label["cards"].append({"rank": item["rank"], "suit": item["suit"], "box": box})
         else:
             label["face_down"].append({"box": box})
-    return image, label
+    return label
+
+
+def borderless_scene(rng: np.random.Generator, backs: int, ranks: list[str],
+                     typefaces: list[fonts.FontSpec] = FIXTURE_FONTS) -> tuple[np.ndarray, dict]:
+    """A photographed scene with `backs` full-bleed backs among face-up cards of `ranks`."""
+    scene = _Scene(rng)
+    font = fonts.available(typefaces)[int(rng.integers(len(fonts.available(typefaces))))]
+    for rank in ranks:
+        _loose(scene, rank, font, face_up=True)
+    for _ in range(backs):
+        _loose(scene, None, font, face_up=False, back=borderless_back)
+    image, tilt = camera_look.photograph(scene.image, rng)
+    return image, _labels(scene, tilt, font)
 
 
 def scenes(count: int, seed: int):
@@ -287,5 +325,13 @@ def scenes(count: int, seed: int):
         yield render_scene(rng, ranks)
 
 
+def borderless_scenes(count: int, seed: int):
+    """`count` scenes with one to three full-bleed backs each, among up to two face-up cards."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        ranks = [str(rng.choice(RANKS)) for _ in range(int(rng.integers(0, 3)))]
+        yield borderless_scene(rng, int(rng.integers(1, 4)), ranks)
+
+
 if __name__ == "__main__":
-    write_set(OUT, "cards", scenes(20, seed=21))
+    write_set(OUT, "cards", chain(scenes(20, seed=21), borderless_scenes(2, seed=88)))
