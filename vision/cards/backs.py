@@ -18,7 +18,7 @@ EDGE_LOW, EDGE_HIGH = 12, 30  # Canny thresholds on each smoothed Lab channel
 MIN_FILL = 0.9  # region / its rotated rectangle: rounded corners and blur cost a little
 ASPECTS = (POKER * 0.95, BRIDGE * 1.08)  # camera tilt stretches a card a little; 2:1 domino tiles stay out
 MIN_CONTRAST = 18.0  # Lab distance between the back's median colour and the table's round it
-MAX_WHITE_SHARE = 0.02  # a face-up card is white stock; a back is not
+WHITE, MAX_WHITE_SHARE = 150, 0.02  # find.whiteness of card stock; a face-up card is mostly stock, a back none
 SIZE_SPREAD = 1.6  # a back's long side against the other cards', either way: renders vary card size by 1.4, tilt adds more
 
 
@@ -46,11 +46,15 @@ def find_borderless_backs(frame_bgr: np.ndarray, area_mask: np.ndarray | None,
         x, y, w, h, area = stats[k]
         if area < total * 0.008 or area > total * 0.12 or x == 0 or y == 0 or x + w == cols or y + h == rows:
             continue
-        mask = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
-        region = _back_region(mask, (x, y), lab, white, long_sides)
+        x0, y0, x1, y1 = max(0, x - MARGIN), max(0, y - MARGIN), min(cols, x + w + MARGIN), min(rows, y + h + MARGIN)
+        window = (slice(y0, y1), slice(x0, x1))
+        region = _back_region((labels[window] == k).astype(np.uint8), (x0, y0), lab[window], white[window], long_sides)
         if region is not None:
             found.append(region)
     return [r for r in found if not any(_centre_in(r, k) or _centre_in(k, r) for k in known)]
+
+
+MARGIN = 6  # half-resolution pixels round a component: room for its table ring
 
 
 def _card_shaped(rect: tuple) -> bool:
@@ -60,30 +64,30 @@ def _card_shaped(rect: tuple) -> bool:
 
 def _back_region(mask: np.ndarray, offset: tuple[int, int], lab: np.ndarray, white: np.ndarray,
                  long_sides: list[float]) -> Region | None:
-    """The component as a full-resolution Region if it passes for a back, else None. The
-    component stops two pixels short of the edge line (the line and the band it was widened
-    by), so it is grown by that before measuring."""
-    mask = cv2.dilate(np.pad(mask, 3), np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    contour = max(contours, key=cv2.contourArea) + np.array([offset[0] - 3, offset[1] - 3], np.int32)
+    """The component (a 0/1 mask over a window of the half-size frame at `offset`) as a
+    full-resolution Region if it passes for a back, else None. The component stops two
+    pixels short of the edge line (the line and the band it was widened by), so it is
+    grown by that before measuring."""
+    if (white[mask > 0] >= WHITE).mean() > MAX_WHITE_SHARE:  # most candidates are face-up cards: cheapest test first
+        return None
+    card = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(card, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contour = max(contours, key=cv2.contourArea)
     rect = cv2.minAreaRect(contour)
     fill = cv2.contourArea(contour) / max(1.0, rect[1][0] * rect[1][1])
     if fill < MIN_FILL or not _card_shaped(rect):
         return None
     if long_sides and not 1 / SIZE_SPREAD <= max(rect[1]) / float(np.median(long_sides)) <= SIZE_SPREAD:
         return None
-    card = np.zeros(lab.shape[:2], np.uint8)
-    cv2.drawContours(card, [contour], -1, 1, -1)
     ring = cv2.dilate(card, np.ones((9, 9), np.uint8)) - cv2.dilate(card, np.ones((5, 5), np.uint8))
     core = cv2.erode(card, np.ones((5, 5), np.uint8))
     if not ring.any() or not core.any():
         return None
     contrast = np.linalg.norm(np.median(lab[core > 0], axis=0).astype(float) - np.median(lab[ring > 0], axis=0))
-    if contrast < MIN_CONTRAST or (white[core > 0] >= 150).mean() > MAX_WHITE_SHARE:
+    if contrast < MIN_CONTRAST:
         return None
-    full = contour * 2
-    full_rect = cv2.minAreaRect(full)
-    return Region(full, full_rect, fill, 0)
+    full = (contour + np.array(offset, np.int32)) * 2
+    return Region(full, cv2.minAreaRect(full), fill, 0)
 
 
 def _centre_in(outer: Region, inner: Region) -> bool:
