@@ -10,8 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.find import BRIDGE, POKER, Region, whiteness
 from vision.cards.components import components_with_stats
+from vision.cards.find import BRIDGE, POKER, Region, whiteness
 
 SMOOTH_SIGMA = 2.0  # half-resolution pixels: washes out a back's printed lattice, keeps its outline
 EDGE_LOW, EDGE_HIGH = 12, 30  # Canny thresholds on each smoothed Lab channel
@@ -19,6 +19,7 @@ MIN_FILL = 0.9  # region / its rotated rectangle: rounded corners and blur cost 
 ASPECTS = (POKER * 0.95, BRIDGE * 1.08)  # camera tilt stretches a card a little; 2:1 domino tiles stay out
 MIN_CONTRAST = 18.0  # Lab distance between the back's median colour and the table's round it
 WHITE, MAX_WHITE_SHARE = 150, 0.02  # find.whiteness of card stock; a face-up card is mostly stock, a back none
+MARGIN = 6  # half-resolution pixels round a component: room for its table ring
 SIZE_SPREAD = 1.6  # a back's long side against the other cards', either way: renders vary card size by 1.4, tilt adds more
 
 
@@ -52,9 +53,6 @@ def find_borderless_backs(frame_bgr: np.ndarray, area_mask: np.ndarray | None,
         if region is not None:
             found.append(region)
     return [r for r in found if not any(_centre_in(r, k) or _centre_in(k, r) for k in known)]
-
-
-MARGIN = 6  # half-resolution pixels round a component: room for its table ring
 
 
 def _card_shaped(rect: tuple) -> bool:
