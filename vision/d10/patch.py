@@ -11,8 +11,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.dice.patches import relative_to_face
+
 PATCH = 32
 SPAN = 0.62  # the patch covers this share of the die's length: the top kite, little else
+FACE_UNITS = (50.0, 25.0, 25.0)  # Lab differences that make ink about as visible in lightness as in colour
 MIN_GLYPH_PIXELS = 8  # a smaller ink blob in a patch is noise or a scratch, no digit
 GLYPH_ELONGATION = 1.3  # a digit whose ink is less elongated than this gives no direction
 MIN_TURN = 8.0  # degrees: the networks learnt turns up to 15 off, so less needs no new look
@@ -57,23 +60,12 @@ def face_patch(frame_bgr: np.ndarray, centre: tuple[float, float], angle: float,
     return cv2.warpAffine(source, matrix, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _relative_to_face(patches_bgr: np.ndarray) -> np.ndarray:
-    """(n, PATCH, PATCH, 3) Lab differences from the face colour (the median of the
-    patch middle), in units that make one about as visible in lightness as in colour."""
-    n = len(patches_bgr)
-    lab = cv2.cvtColor(patches_bgr.reshape(-1, PATCH, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = lab.reshape(n, PATCH, PATCH, 3)
-    q = PATCH // 4
-    face = np.median(lab[:, q:-q, q:-q].reshape(n, -1, 3), axis=1)
-    return (lab - face[:, None, None, :]) / np.array([50.0, 25.0, 25.0], np.float32)
-
-
 def network_input(patches_bgr: np.ndarray) -> np.ndarray:
     """(n, PATCH, PATCH, 2) float32: each pixel's colour distance from the face (the
     median of the patch middle) and its lightness difference, signed so that ink is
     positive. Light numbers on a dark die and dark numbers on a light one then look
     the same to the network, whatever the colours."""
-    rel = _relative_to_face(patches_bgr)
+    rel = relative_to_face(patches_bgr, FACE_UNITS)
     dist = np.sqrt((rel ** 2).sum(axis=3))
     inky = dist > 1.0
     lighter = (rel[..., 0] * inky).sum(axis=(1, 2)) >= 0
@@ -88,7 +80,7 @@ def number_turn(patch_bgr: np.ndarray) -> float | None:
     The outline's axis is off when the outline is (a shadow, a neighbouring face seen
     as part of the top), but a digit is taller than it is wide, so its own ink, taken
     where it differs from the face in the middle of the patch, shows the way it stands."""
-    rel = _relative_to_face(patch_bgr[None])[0]
+    rel = relative_to_face(patch_bgr[None], FACE_UNITS)[0]
     dist = np.sqrt((rel ** 2).sum(axis=2))
     q = PATCH // 4
     middle = np.zeros(dist.shape, bool)

@@ -83,16 +83,24 @@ def _cut(frame_bgr: np.ndarray, center: tuple[float, float], span: float, angle:
     return cv2.warpAffine(source, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def network_input(patches_bgr: np.ndarray) -> np.ndarray:
-    """(n, size, size, 4) float32 for the network: L, a, b relative to the die's own
-    face colour (the median over the patch middle), and the colour distance from it.
-    Relative to the face, a pip is "different" whether the die is white, black or
-    red and whether its pips are darker or lighter."""
+def relative_to_face(patches_bgr: np.ndarray, units: tuple[float, float, float]) -> np.ndarray:
+    """(n, size, size, 3) float32 Lab differences of every pixel from its patch's face
+    colour (the median over the patch middle), divided by `units` (L, a, b): relative
+    to the face, a mark is "different" whatever the colours of the object and its ink.
+    The d10 reader uses it too."""
     n, size = len(patches_bgr), patches_bgr.shape[1]
     lab = cv2.cvtColor(patches_bgr.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     lab = lab.reshape(n, size, size, 3)
     q = size // 4
     face = np.median(lab[:, q:-q, q:-q].reshape(n, -1, 3), axis=1)
-    rel = (lab - face[:, None, None, :]) / np.array([60.0, 25.0, 25.0], np.float32)
+    return (lab - face[:, None, None, :]) / np.array(units, np.float32)
+
+
+def network_input(patches_bgr: np.ndarray) -> np.ndarray:
+    """(n, size, size, 4) float32 for the network: L, a, b relative to the die's own
+    face colour, and the colour distance from it. Relative to the face, a pip is
+    "different" whether the die is white, black or red and whether its pips are darker
+    or lighter."""
+    rel = relative_to_face(patches_bgr, (60.0, 25.0, 25.0))
     dist = np.sqrt((rel ** 2).sum(axis=3, keepdims=True))
     return np.concatenate([np.clip(rel, -2, 2), np.clip(dist, 0, 3) - 0.5], axis=3).astype(np.float32)
