@@ -3,7 +3,7 @@ die its label names, only seen in other light."""
 
 import numpy as np
 
-from vision.dice.patches import PATCH
+from vision.dice.patches import PATCH, network_input
 from vision.dice.train import _augment, glare
 
 
@@ -34,3 +34,11 @@ def test_glare_touches_about_its_share_of_patches_and_only_part_of_each():
 def test_augment_turns_bgr_patches_into_network_input():
     out = _augment(_dice(8), np.random.default_rng(3), glare_share=0.5)
     assert out.shape == (8, PATCH, PATCH, 4) and out.dtype == np.float32
+
+
+def test_without_glare_augment_takes_network_input_converted_once():
+    x = network_input(_dice(8))
+    out = _augment(x, np.random.default_rng(3))
+    assert out.shape == x.shape and out.dtype == np.float32
+    # Gain and noise always change a batch.
+    assert not np.array_equal(out, x)

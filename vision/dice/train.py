@@ -145,9 +145,10 @@ def collect_d10(scenes: int, seed: int, size: int) -> tuple[np.ndarray, np.ndarr
 
 def glare(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
     """`share` of the BGR patches with a specular highlight painted on: a soft white
-    streak or an arc along a rounded edge. Glossy dice under a lamp show one; without
-    it in training, a glint across a one-face was read as a three or refused.
-    Highlights are long and thin, unlike a pip, so the label stays true."""
+    streak or an arc along a rounded edge. Glossy dice under a lamp show one, and glare
+    is the commonest cause of held-out misses; training with these was no better than
+    seed noise (docs/vision.md), so the shipped networks do without. Highlights are
+    long and thin, unlike a pip, so the label stays true."""
     out = patches.copy()
     size = patches.shape[1]
     for n in np.flatnonzero(rng.random(len(patches)) < share):
@@ -169,12 +170,14 @@ def glare(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
 
 
 def _augment(batch: np.ndarray, rng: np.random.Generator, glare_share: float = 0.0) -> np.ndarray:
-    """BGR patches in, network input out: glare on some (see `glare`), then a random
-    quarter turn and mirror (free: pips do not care), then per patch a
+    """Network input out; in, network input too, or with `glare_share` BGR patches
+    (highlights are painted in colour, so these are converted after `glare`). Then a
+    random quarter turn and mirror (free: pips do not care), then per patch a
     shift of up to two pixels (centring error), contrast scaled per channel (other
     dice, other light) and a little noise: the network memorised the training dice
     without these."""
-    batch = network_input(glare(batch, rng, glare_share) if glare_share else batch)
+    if glare_share:
+        batch = network_input(glare(batch, rng, glare_share))
     batch = np.rot90(batch, int(rng.integers(4)), axes=(1, 2))
     batch = batch[:, :, ::-1] if rng.random() < 0.5 else batch
     return jitter(batch, rng)
@@ -214,10 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     output = args.output or (FACE_MODEL_PATH if args.face else MODEL_PATH)
     # The face network is four times a finder's work: the numpy trainer would take hours.
     trainer = fit if args.face else train
-    net = trainer(new_network(widths, seed=args.seed, side=size), patches, y, epochs=args.epochs,
-                  augment=partial(_augment, glare_share=args.glare), lr=5e-3, seed=args.seed,
+    # Converted once, unless highlights must be painted on the colours every batch.
+    x = network_input(patches)
+    net = trainer(new_network(widths, seed=args.seed, side=size), patches if args.glare else x, y,
+                  epochs=args.epochs, augment=partial(_augment, glare_share=args.glare), lr=5e-3, seed=args.seed,
                   log=lambda line: print(line, flush=True))
-    accuracy = float(np.mean(net.probabilities(network_input(patches)).argmax(axis=1) == y))
+    accuracy = float(np.mean(net.probabilities(x).argmax(axis=1) == y))
     net.save(output)
     print(f"training accuracy {accuracy:.4f}; saved {output}")
     return 0
