@@ -19,14 +19,11 @@ from vision.calibration import Calibration
 from vision.dominoes import read_dominoes, render
 from vision.dominoes.layout import ALL_TILES, pattern, pattern_variants, tile_key
 from vision.image_io import NotAnImage, load_bgr
+from vision.read import _inside
 from vision.types import TableRead
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
-
-
-def _inside(point, box) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
 def _table(tiles, background="felt", short_px=50.0, seed=0, style="ivory"):

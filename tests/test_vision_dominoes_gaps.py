@@ -17,14 +17,11 @@ from hypothesis import strategies as st
 from vision.dominoes import read_dominoes, render
 from vision.dominoes.layout import ALL_TILES, tile_key
 from vision.image_io import load_bgr
+from vision.read import _inside
 from vision.types import TableRead
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
-
-
-def _inside(point, box) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
 def _group(prefix):

@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.types import TableRead, Unreadable
+from vision.types import TableRead
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
 SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be one object
