@@ -78,3 +78,15 @@ def test_a_read_stands_over_the_other_readers_refusal_on_the_same_spot():
 def test_separate_objects_are_left_alone():
     read = TableRead(dice=(die(2, 10, 10),), d10=(D10(0, (400, 400), (390, 390, 410, 410), 0.9),))
     assert resolve_overlaps(read) == read
+
+
+def test_a_dice_alike_tile_stands_only_where_the_dice_reader_did_not_run():
+    doubt = "pips 3 and 4 but no divider line: one tile or two dice side by side?"
+    doubted = Domino((3, 4), (60, 60), (20, 30, 100, 90), 0.0, 0.6, doubt)
+    sure = Domino((1, 2), (300, 60), (260, 30, 340, 90), 0.0, 0.9)
+    read = TableRead(dice=(die(3, 40, 60), die(4, 80, 60)), dominoes=(doubted, sure))
+    assert resolve_overlaps(read, ["dominoes"]) == TableRead(dominoes=(doubted, sure))
+    mixed = resolve_overlaps(read, ["dice", "dominoes"])
+    assert mixed.dominoes == (sure,) and mixed.dice == ()
+    assert mixed.unreadable == (Unreadable("domino", (60, 60), doubt, (20, 30, 100, 90)),)
+    assert resolve_overlaps(read) == mixed  # every reader, unless told otherwise

@@ -1,5 +1,5 @@
-"""Domino reader: every committed fixture tile whose divider shows (scattered scenes,
-single tiles and the gap scenes), single rendered tiles, the set rules, bad input,
+"""Domino reader: every committed fixture tile (scattered scenes, single tiles and
+the gap scenes), single rendered tiles, the set rules, bad input,
 and the real dice photos as a set with no tiles in it at all. What the gap scenes
 add (divider-less tiles, look-alikes of tiles) is in test_vision_dominoes_gaps.py."""
 
@@ -37,7 +37,7 @@ def _table(tiles, background="felt", short_px=50.0, seed=0, style="ivory"):
     return np.clip(scene, 0, 255).astype(np.uint8), corners
 
 
-@pytest.mark.parametrize("name", sorted(n for n in LABELS if not n.startswith("nodivider_")))
+@pytest.mark.parametrize("name", sorted(LABELS))
 def test_every_fixture_tile_is_read_right(name):
     label = LABELS[name]
     read = read_dominoes(load_bgr(FIXTURES / "images" / name), None)

@@ -49,9 +49,10 @@ def test_json_entry_has_the_documented_shape():
     json.dumps(entry)
 
 
-def test_domino_entries_appear_when_read():
-    read = TableRead(dominoes=(Domino((1, 2), (5.0, 5.0), (0.0, 0.0, 9.0, 9.0), 10.0, 0.9),))
-    assert read_to_json("x", read)["dominoes"][0]["halves"] == [1, 2]
+def test_domino_entries_appear_when_read_with_the_documented_keys_only():
+    read = TableRead(dominoes=(Domino((1, 2), (5.0, 5.0), (0.0, 0.0, 9.0, 9.0), 10.0, 0.9, "no divider"),))
+    assert read_to_json("x", read)["dominoes"] == [
+        {"halves": [1, 2], "center": [5.0, 5.0], "box": [0.0, 0.0, 9.0, 9.0], "angle": 10.0, "confidence": 0.9}]
 
 
 def test_cli_read_json_reports_bad_files_and_reads_the_rest(tmp_path, capsys):

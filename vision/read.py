@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from importlib import import_module
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.types import TableRead
+from vision.types import TableRead, Unreadable
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
 SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be one object
@@ -53,7 +53,7 @@ def _same_object(centre_a, box_a, centre_b, box_b) -> bool:
     return w > 0 and h > 0 and w * h >= SAME_OBJECT * smaller
 
 
-def resolve_overlaps(read: TableRead) -> TableRead:
+def resolve_overlaps(read: TableRead, kinds: Iterable[str] = READERS) -> TableRead:
     """Objects claimed by two readers. A domino half or a card's pips can look like a
     die face (and a pip pair like a d10's number), so a die or a d10, read or not,
     centred on a tile or a card is part of that tile or card, also when the tile or
@@ -64,7 +64,16 @@ def resolve_overlaps(read: TableRead) -> TableRead:
     elsewhere and has read none of the 1487 real d6 dice, while the d6 reader takes
     some d10 digits for pips (on the d10 fixtures it read three dice of one frame,
     two of them at 0.95 and over). A read stands over the other reader's refusal
-    (the refusal says only that it is not that reader's kind)."""
+    (the refusal says only that it is not that reader's kind). A tile read without its
+    divider line (`Domino.dice_alike`) could be two dice side by side: where the dice
+    reader is among `kinds`, the readers that ran, it is refused with that doubt; at a
+    table of tiles only it stands."""
+    if "dice" in kinds:
+        doubted = [t for t in read.dominoes if t.dice_alike]
+        read = dataclasses.replace(
+            read, dominoes=tuple(t for t in read.dominoes if not t.dice_alike),
+            unreadable=(*read.unreadable, *(Unreadable("domino", t.center, t.dice_alike, t.box)
+                                            for t in doubted)))
     flat = [*(t.box for t in read.dominoes), *(c.box for c in read.cards), *(f.box for f in read.face_down),
             *(u.box for u in read.unreadable if u.kind in ("domino", "card") and u.box is not None)]
     dice = [d for d in read.dice if not any(_inside(d.center, box) for box in flat)]
@@ -87,4 +96,4 @@ def read_table(frame_bgr: np.ndarray, calibration: Calibration | None = None,
             parts.append(TableRead(notes=(f"{kind} reader unavailable: {err}",)))
             continue
         parts.append(reader(frame_bgr, calibration))
-    return resolve_overlaps(merge(parts))
+    return resolve_overlaps(merge(parts), readers or READERS)

@@ -14,9 +14,10 @@ _OTHER_KINDS = ("d10", "dominoes", "cards", "face_down")
 
 
 def _item(obj: Any) -> dict[str, Any]:
-    """A read object as JSON-ready fields (tuples become lists)."""
+    """A read object as JSON-ready fields (tuples become lists), but for the fields
+    that only matter inside a read (metadata "json": False)."""
     return {f.name: list(v) if isinstance(v := getattr(obj, f.name), tuple) else v
-            for f in dataclasses.fields(obj)}
+            for f in dataclasses.fields(obj) if f.metadata.get("json", True)}
 
 
 def _unreadable(u) -> dict[str, Any]:

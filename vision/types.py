@@ -33,6 +33,11 @@ class Domino:
     box: Box
     angle: float
     confidence: float
+    # Why two dice side by side could also look like this ("" when they could not, as
+    # when the divider line shows). `vision.read.read_table` refuses such a read where
+    # the dice reader runs too, and keeps it at a table of tiles only. Not in the JSON
+    # that `tabletop21 read` prints: by then it has been settled.
+    dice_alike: str = field(default="", metadata={"json": False})
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ _LINE_KERNEL = np.ones((1, 9), np.uint8)  # across a vertical line only
 class FaceRead:
     halves: tuple[int, int] | None  # None when blank or unreadable
     face_down: bool
-    reason: str  # why it was refused; "" when read
+    reason: str  # why it was refused; with halves, why two dice could look the same ("": they could not)
     confidence: float
     divider: bool = True  # False: pips read, but no divider line was seen
     seam: bool = False  # the middle line runs out to both edges, as between two dice

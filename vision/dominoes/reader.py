@@ -7,6 +7,7 @@ one being picked, and the round driver sees two Unreadable tiles and asks again.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import defaultdict
 
@@ -85,15 +86,16 @@ def _crisp(frame, corners) -> bool:
 
 def _undivided(read: face.FaceRead) -> face.FaceRead:
     """A reading with pips in tile patterns but no divider and no company: a tile
-    whose divider is lost (worn, glare, blur) or two dice side by side. It cannot be
-    told which, so it is refused with the pips it seemed to show. Not reported at
+    whose divider is lost (worn, glare, blur) or two dice side by side. Only the
+    caller knows whether dice can be on the table, so the read carries the doubt
+    (`Domino.dice_alike`) and `vision.read.read_table` settles it. Not reported at
     all: a middle line running out to both edges (the seam between two dice; a
     divider stops short), and a blank face without a divider (a back, or table)."""
     if read.halves is None or read.halves == (0, 0) or read.seam:
         return face.NOT_A_TILE
     a, b = read.halves
-    return face.FaceRead(None, False, f"pips {a} and {b} but no divider line: one tile "
-                                      "or two dice side by side?", 0.0, False)
+    return dataclasses.replace(read, reason=f"pips {a} and {b} but no divider line: one "
+                                            "tile or two dice side by side?")
 
 
 def _short_side(corners) -> float:
@@ -248,7 +250,7 @@ def _as_table_read(found, back: float) -> TableRead:
             unreadable.append(Unreadable("domino", centre, read.reason, box))
         else:
             halves, angle = _reading_order(read.halves, corners)
-            dominoes.append(Domino(halves, centre, box, angle, read.confidence))
+            dominoes.append(Domino(halves, centre, box, angle, read.confidence, read.reason))
     return TableRead(dominoes=tuple(_refuse_duplicates(dominoes, unreadable)),
                      face_down=tuple(face_down), unreadable=tuple(unreadable))
 
