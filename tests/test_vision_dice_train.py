@@ -4,7 +4,7 @@ die its label names, only seen in other light."""
 import numpy as np
 
 from vision.dice.patches import PATCH, network_input
-from vision.dice.train import _augment, glare
+from vision.dice.train import _augment, defocus, erase, glare
 
 
 def _dice(n: int) -> np.ndarray:
@@ -42,3 +42,40 @@ def test_without_glare_augment_takes_network_input_converted_once():
     assert out.shape == x.shape and out.dtype == np.float32
     # Gain and noise always change a batch.
     assert not np.array_equal(out, x)
+
+
+def test_erase_covers_a_small_rectangle_of_about_its_share_of_patches():
+    patches = _dice(1000)
+    before = patches.copy()
+    out = erase(patches, np.random.default_rng(4), share=0.3)
+    assert np.array_equal(patches, before)
+    changed = (out != patches).any(axis=3)
+    touched = changed.any(axis=(1, 2))
+    assert 0.25 < touched.mean() < 0.35
+    for mask in changed[touched]:
+        rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+        # One rectangle, an eighth to a quarter of the side each way: most of the face stays.
+        assert PATCH // 8 - 1 <= len(rows) <= PATCH // 4 and PATCH // 8 - 1 <= len(cols) <= PATCH // 4
+        assert rows[-1] - rows[0] < PATCH // 4 and cols[-1] - cols[0] < PATCH // 4
+
+
+def test_defocus_softens_the_patches_it_touches_and_no_others():
+    patches = _dice(200)
+    before = patches.copy()
+    out = defocus(patches, np.random.default_rng(5), share=0.5)
+    assert np.array_equal(patches, before) and out.dtype == np.uint8
+
+    def roughness(p):
+        return np.abs(np.diff(p.astype(int), axis=2)).mean(axis=(1, 2, 3))
+
+    touched = (out != patches).any(axis=(1, 2, 3))
+    assert 0.35 < touched.mean() < 0.65
+    assert (roughness(out[touched]) < 0.8 * roughness(patches[touched])).all()
+    # Blur keeps the face's brightness; it only spreads it.
+    assert np.abs(out[touched].mean(axis=(1, 2, 3)) - patches[touched].mean(axis=(1, 2, 3))).max() < 5
+
+
+def test_augment_with_erase_or_defocus_turns_bgr_patches_into_network_input():
+    for shares in ({"erase_share": 0.5}, {"defocus_share": 0.5}):
+        out = _augment(_dice(8), np.random.default_rng(6), **shares)
+        assert out.shape == (8, PATCH, PATCH, 4) and out.dtype == np.float32

@@ -10,7 +10,8 @@ between two touching dice), plus jittered copies of every labelled die so it doe
 not depend on where the candidate grid happened to fall. Every batch is turned by a
 random multiple of 90 degrees and mirrored (the upright patch fixes the angle only
 modulo 90, and pip layouts do not care about mirroring), shifted a little and
-re-contrasted; with --glare, some also get a painted-on highlight."""
+re-contrasted; with --glare, --erase or --defocus (experiments, off by default), some
+also get a painted-on highlight, a rectangle of random pixels or blur and noise."""
 
 from __future__ import annotations
 
@@ -169,15 +170,47 @@ def glare(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
     return out
 
 
-def _augment(batch: np.ndarray, rng: np.random.Generator, glare_share: float = 0.0) -> np.ndarray:
-    """Network input out; in, network input too, or with `glare_share` BGR patches
-    (highlights are painted in colour, so these are converted after `glare`). Then a
-    random quarter turn and mirror (free: pips do not care), then per patch a
-    shift of up to two pixels (centring error), contrast scaled per channel (other
-    dice, other light) and a little noise: the network memorised the training dice
-    without these."""
-    if glare_share:
-        batch = network_input(glare(batch, rng, glare_share))
+def erase(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """`share` of the BGR patches with a small rectangle (an eighth to a quarter of the
+    side each way) of random pixels: a glint, a finger or a neighbour's edge hides part
+    of a face, and the pip layouts are redundant enough to be read with a corner
+    missing. Random pixels, not a flat colour, because a small flat dark square is
+    exactly what a pip looks like."""
+    out = patches.copy()
+    size = patches.shape[1]
+    for n in np.flatnonzero(rng.random(len(patches)) < share):
+        h, w = (int(v) for v in rng.integers(size // 8, size // 4 + 1, 2))
+        y, x = int(rng.integers(size - h + 1)), int(rng.integers(size - w + 1))
+        out[n, y:y + h, x:x + w] = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    return out
+
+
+def defocus(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """`share` of the BGR patches blurred (Gaussian, 0.6-1.2 pixels) with sensor noise
+    (2-8 grey levels) added: a camera a little out of focus, a die caught while it
+    settles, a dim table, none of which the labelled photos show much of."""
+    out = patches.copy()
+    for n in np.flatnonzero(rng.random(len(patches)) < share):
+        soft = cv2.GaussianBlur(patches[n].astype(np.float32), (0, 0), float(rng.uniform(0.6, 1.2)))
+        soft += rng.normal(0, rng.uniform(2, 8), soft.shape).astype(np.float32)
+        out[n] = np.clip(np.rint(soft), 0, 255).astype(np.uint8)
+    return out
+
+
+def _augment(batch: np.ndarray, rng: np.random.Generator, glare_share: float = 0.0, erase_share: float = 0.0,
+             defocus_share: float = 0.0) -> np.ndarray:
+    """Network input out; in, network input too, or BGR patches when any share is set
+    (highlights, erased rectangles and blur are applied to the colours, in that order,
+    so these are converted afterwards; a share of 0 draws no random numbers, so the
+    default recipe is unchanged). Then a random quarter turn and mirror (free: pips do
+    not care), then per patch a shift of up to two pixels (centring error), contrast
+    scaled per channel (other dice, other light) and a little noise: the network
+    memorised the training dice without these."""
+    if glare_share or erase_share or defocus_share:
+        for paint, share in ((glare, glare_share), (erase, erase_share), (defocus, defocus_share)):
+            if share:
+                batch = paint(batch, rng, share)
+        batch = network_input(batch)
     batch = np.rot90(batch, int(rng.integers(4)), axes=(1, 2))
     batch = batch[:, :, ::-1] if rng.random() < 0.5 else batch
     return jitter(batch, rng)
@@ -195,6 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rendered", type=int, default=RENDERED_SCENES, help="rendered scenes to add")
     parser.add_argument("--glare", type=float, default=0.0,
                         help="share of training patches given a painted-on highlight (docs/vision.md: tried, not shipped)")
+    parser.add_argument("--erase", type=float, default=0.0,
+                        help="share of training patches with a small rectangle of random pixels (experiment, default off)")
+    parser.add_argument("--defocus", type=float, default=0.0,
+                        help="share of training patches blurred, with sensor noise (experiment, default off)")
     parser.add_argument("--d10", type=int, help="rendered d10 scenes to add as 'no die' (default: "
                         f"{D10_SCENES} for a finder, none for the face network)")
     args = parser.parse_args(argv)
@@ -217,10 +254,12 @@ def main(argv: list[str] | None = None) -> int:
     output = args.output or (FACE_MODEL_PATH if args.face else MODEL_PATH)
     # The face network is four times a finder's work: the numpy trainer would take hours.
     trainer = fit if args.face else train
-    # Converted once, unless highlights must be painted on the colours every batch.
+    # Converted once, unless the colours must be painted on every batch.
     x = network_input(patches)
-    net = trainer(new_network(widths, seed=args.seed, side=size), patches if args.glare else x, y,
-                  epochs=args.epochs, augment=partial(_augment, glare_share=args.glare), lr=5e-3, seed=args.seed,
+    painted = args.glare or args.erase or args.defocus
+    augment = partial(_augment, glare_share=args.glare, erase_share=args.erase, defocus_share=args.defocus)
+    net = trainer(new_network(widths, seed=args.seed, side=size), patches if painted else x, y,
+                  epochs=args.epochs, augment=augment, lr=5e-3, seed=args.seed,
                   log=lambda line: print(line, flush=True))
     accuracy = float(np.mean(net.probabilities(x).argmax(axis=1) == y))
     net.save(output)
