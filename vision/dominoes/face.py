@@ -63,7 +63,10 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
     if strongest < FLOOR:
         excess = max(_divider_strength(m) - _noise_strength(m) for m in (marks, lines))
         if excess >= DIVIDER_MIN:
-            return FaceRead((0, 0), False, "", 0.8)
+            # Two plain faces side by side (backs, or a pair of tiles parted the wrong
+            # way) show a seam there, which runs out to both edges; a divider does not.
+            seen = marks if by_colour >= by_light else lines
+            return NOT_A_TILE if _reaches_the_edges(seen) else FaceRead((0, 0), False, "", 0.8)
         if excess >= DIVIDER_MIN / 2 or _blank_line(marks):
             return FaceRead(None, False, "a blank face with a trace of a divider: double "
                                          "blank or a tile's back?", 0.0)

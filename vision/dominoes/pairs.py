@@ -52,23 +52,28 @@ def split_end_to_end(frame, corners):
             _to_image(corners, 4 * S, S, seam, 0, 4 * S, S)]
 
 
-def split_side_by_side(frame, corners):
-    """Two tile rects from a square blob, or None when the seam cannot be told."""
+def side_by_side_ways(frame, corners):
+    """Both ways of parting a square blob into two tile rects, as (how clearly a line
+    along that cut reaches the blob's edges, the two rects), the clearer first.
+
+    The clearer line is usually the seam, but not always: a dark groove between two
+    black tiles can show less than their white dividers, which line up across both
+    tiles and may run nearly out to the sides. Which way is right is told by reading
+    the parts (`reader._read_square`): parted along the dividers, each part's middle
+    line is the seam, so no part shows a divider of its own."""
     picture = _warp(frame, corners, 2 * S, 2 * S)
     marks = face.mark_strength(picture)
-    across = _reaching_line(marks)  # a line y = S reaching the left and right sides
-    down = _reaching_line(marks.T)  # a line x = S reaching top and bottom
-    if max(across, down) < face.DIVIDER_MIN or max(across, down) < 1.5 * min(across, down):
-        return None
-    if down > across:  # turn the picture so the seam runs across, at y ~ S
-        marks = marks.T
-    along = np.percentile(marks[:, face.MARGIN:2 * S - face.MARGIN], 25, axis=1)
-    seam = _seam(along, int(0.8 * S), int(1.2 * S))
-    if down > across:
-        return [_to_image(corners, 2 * S, 2 * S, 0, 0, seam, 2 * S),
-                _to_image(corners, 2 * S, 2 * S, seam, 0, 2 * S, 2 * S)]
-    return [_to_image(corners, 2 * S, 2 * S, 0, 0, 2 * S, seam),
-            _to_image(corners, 2 * S, 2 * S, 0, seam, 2 * S, 2 * S)]
+    ways = []
+    for turned in (False, True):  # a cut y = S across, then x = S down
+        seen = marks.T if turned else marks
+        along = np.percentile(seen[:, face.MARGIN:2 * S - face.MARGIN], 25, axis=1)
+        seam = _seam(along, int(0.8 * S), int(1.2 * S))
+        rects = [_to_image(corners, 2 * S, 2 * S, 0, 0, seam, 2 * S),
+                 _to_image(corners, 2 * S, 2 * S, seam, 0, 2 * S, 2 * S)] if turned else \
+                [_to_image(corners, 2 * S, 2 * S, 0, 0, 2 * S, seam),
+                 _to_image(corners, 2 * S, 2 * S, 0, seam, 2 * S, 2 * S)]
+        ways.append((_reaching_line(seen), rects))
+    return sorted(ways, key=lambda way: -way[0])
 
 
 def _reaching_line(marks: np.ndarray) -> float:

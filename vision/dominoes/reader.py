@@ -45,9 +45,11 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     squares = []
     for outline in segment.outlines(work, fg):
         if 0.8 <= outline.aspect <= 1.25:
-            squares.extend(_tight_square(work, outline))
+            if not outline.whole:  # a pair's refusal from specks would say nothing
+                squares.extend(_tight_square(work, outline))
         else:
-            found.extend(_read_outline(work, outline, die_px))
+            found.extend(reading for reading in _read_outline(work, outline, die_px)
+                         if not outline.whole or reading[1].halves or reading[1].face_down)
     halves_found, squares = pairs.halves_of_tiles(squares)
     for rect, fill in halves_found:
         found.extend(_read_tight(work, rect, fill))
@@ -219,21 +221,29 @@ def _long_side_first(pts: np.ndarray) -> np.ndarray:
 
 
 def _read_square(frame, rect):
-    """Two tiles side by side, parted along their seam, or refused if it is not seen."""
+    """Two tiles side by side, parted along their seam, or refused if it is not seen.
+
+    Each way of parting is read, the one along the clearer line first, and the first
+    whose parts read with pips each show a divider of their own stands: parted the
+    wrong way (along the dividers), each part is half of each tile and its middle
+    line is the true seam, which runs out to its edges. Two parts with no pips (two
+    backs) show no divider either way; they are parted only along a line that
+    reaches the edges clearly and twice as clearly as the other."""
     tight, fill, _ = segment.tighten(frame, rect, aspect=1.0)
     if fill >= MIN_FILL and 0.85 <= tight[1][0] / max(tight[1][1], 1e-6) <= 1.18:
         rect = tight
-    halves = pairs.split_side_by_side(frame, _corners(rect))
-    refused = [(cv2.boxPoints(rect).astype(np.float32), face.FaceRead(None, False, NO_SEAM, 0.0))]
-    if halves is None:
-        return refused
-    readings = [r for half in halves for r in _read_tight(frame, half, 1.0)]
-    # Parted the wrong way (along the dividers), each part is half of each tile, and
-    # its middle line is the true seam, which runs out to its edges: a part read with
-    # pips must show a divider of its own, or neither part is taken.
-    if any(read.halves is not None and not read.divider for _, read in readings):
-        return refused
-    return readings
+    ways = pairs.side_by_side_ways(frame, _corners(rect))
+    for _, halves in ways:
+        readings = [r for half in halves for r in _read_tight(frame, half, 1.0)]
+        faces = [read for _, read in readings if read.halves is not None]
+        if faces and all(read.divider for read in faces):
+            return readings
+    (clearest, halves), (other, _) = ways
+    if clearest >= face.DIVIDER_MIN and clearest >= 1.5 * max(other, 0.0):
+        readings = [r for half in halves for r in _read_tight(frame, half, 1.0)]
+        if not any(read.halves is not None for _, read in readings):
+            return readings
+    return [(cv2.boxPoints(rect).astype(np.float32), face.FaceRead(None, False, NO_SEAM, 0.0))]
 
 
 def _as_table_read(found, back: float) -> TableRead:

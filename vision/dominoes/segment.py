@@ -10,6 +10,7 @@ of its sides and so never cuts a tile in two.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -37,6 +38,10 @@ class Outline:
     rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect
     area: float
     fill: float  # blob area / rectangle area
+    # The whole blob, taken because edge lines cut it into specks: a second chance
+    # for a small tile, whose refusal would say nothing (two dice touching corner to
+    # corner make such blobs too), so only a read tile or back counts.
+    whole: bool = False
 
     @property
     def aspect(self) -> float:
@@ -218,19 +223,30 @@ def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: flo
         x0, y0 = max(0, x - 3), max(0, y - 3)
         x1, y1 = min(fg.shape[1], x + w + 3), min(fg.shape[0], y + h + 3)
         piece = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
-        piece = fill_holes(cv2.dilate(piece, grow) & fg[y0:y1, x0:x1])
-        contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        contour = max(contours, key=cv2.contourArea) + np.array([x0, y0]) + offset
-        area = cv2.contourArea(contour)
-        if stats[i, cv2.CC_STAT_AREA] < 0.5 * area:
-            continue  # a thin rim around other pieces, not an object's face
-        rect = cv2.minAreaRect(contour)
-        fill = area / max(rect[1][0] * rect[1][1], 1.0)
-        # A ragged piece (faces joined by a scrap of rim) is no one object, and its
-        # wide rectangle would hide the faces inside it from _distinct.
-        if fill >= RAGGED_FILL:
-            found.append(Outline(rect, area, fill))
+        outline = _outline_of(fill_holes(cv2.dilate(piece, grow) & fg[y0:y1, x0:x1]),
+                           offset + [x0, y0])
+        # A thin rim around other pieces is not an object's face.
+        if outline is not None and stats[i, cv2.CC_STAT_AREA] >= 0.5 * outline.area:
+            found.append(outline)
+    if not found:
+        # A small tile's divider and pip rings can cut it into pieces each too small
+        # to count: then the blob itself, if it is compact, is the outline.
+        outline = _outline_of(fg, offset)
+        if outline is not None and outline.area >= min_area:
+            found.append(dataclasses.replace(outline, whole=True))
     return found
+
+
+def _outline_of(mask: np.ndarray, offset) -> Outline | None:
+    """The outline of the mask's biggest region, or None when it is ragged (faces
+    joined by a scrap of rim are no one object, and the wide rectangle would hide
+    the faces inside it from _distinct)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contour = max(contours, key=cv2.contourArea) + np.asarray(offset)
+    area = cv2.contourArea(contour)
+    rect = cv2.minAreaRect(contour)
+    fill = area / max(rect[1][0] * rect[1][1], 1.0)
+    return Outline(rect, area, fill) if fill >= RAGGED_FILL else None
 
 
 def _distinct(found: list[Outline]) -> list[Outline]:
