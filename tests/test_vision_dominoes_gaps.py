@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vision.dominoes import read_dominoes, render
+from vision.dominoes import fixtures, read_dominoes, render
 from vision.dominoes.layout import ALL_TILES, tile_key
 from vision.image_io import load_bgr
 from vision.read import READERS, _inside, read_table
@@ -34,7 +34,7 @@ def _group(prefix):
 
 def test_gap_scenes_cover_each_known_limit():
     prefixes = {name.split("_")[0] for name in LABELS}
-    assert {"lone", "small", "cloth", "steep", "nodivider"} <= prefixes
+    assert {"lone", "small", "cloth", "steep", "nodivider", "glare"} <= prefixes
     assert sum(p.stat().st_size for p in (FIXTURES / "images").glob("*.jpg")) < 4_000_000
 
 
@@ -100,6 +100,27 @@ def test_two_touching_dice_in_line_are_not_taken_for_a_tile():
         doubted = [d for d in read_dominoes(frame, None).dominoes if d.dice_alike]
         assert len([u for u in mixed.unreadable if "no divider" in u.reason]) == len(doubted)
     assert taken <= 1
+
+
+def test_black_tiles_on_a_grey_tray_are_read_through_glare():
+    """Glare on a glossy black tile can look like the grey tray and cut a notch into
+    its blob; the blob's convex hull gives it a second look (reader._read_blob).
+    Measured on these 10 scenes: 57 of 60 read (53 without the second look), none
+    misread."""
+    right = wrong = 0
+    for s in range(10):
+        rng = np.random.default_rng((21, 5, s))
+        tiles = [ALL_TILES[k] for k in rng.permutation(len(ALL_TILES))[:6]]
+        frame, label = fixtures._photo(rng, fixtures.Plan("x", "black", "tray", tiles,
+                                                          float(rng.uniform(32, 48)), 1))
+        read = read_dominoes(frame, None)
+        for d in read.dominoes:
+            if any(_inside(d.center, t["box"]) and tile_key(d.halves) == tile_key(tuple(t["halves"]))
+                   for t in label["dominoes"]):
+                right += 1
+            else:
+                wrong += 1
+    assert wrong == 0 and right >= 56
 
 
 def test_a_bare_marbled_table_holds_no_tile():

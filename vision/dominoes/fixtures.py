@@ -46,6 +46,12 @@ def build(out_dir: Path) -> dict:
     gap_rng = np.random.default_rng((SEED, 1))
     for plan in _gap_plans(gap_rng):
         labels[plan.name] = write_photo(out_dir, plan, gap_rng)
+    # Glare on a black tile can look like the grey tray and cut a notch into its
+    # blob. Its own stream too, so the gap scenes above stay as they were.
+    glare_rng = np.random.default_rng((SEED, 2))
+    tiles = [ALL_TILES[k] for k in glare_rng.permutation(len(ALL_TILES))[:6]]
+    plan = Plan("glare_00.jpg", "black", "tray", tiles, glare_rng.uniform(32, 48), 1)
+    labels[plan.name] = write_photo(out_dir, plan, glare_rng)
     (out_dir / "labels.json").write_text(json.dumps(labels, indent=1))
     return labels
 

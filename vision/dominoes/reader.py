@@ -25,6 +25,7 @@ MIN_FILL = 0.84
 LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cling on
 LOOSE_FILL = 0.7
 NO_SEAM = "two tiles side by side without a visible seam: cannot tell which way they lie"
+NOTCH = 0.03  # a blob's hull fills its rectangle this much more: a second look (_read_blob)
 CRISP_OUTLINE = 0.3  # share of an unread outline that edge lines must run along
 _CANONICAL = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
 
@@ -48,8 +49,7 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
             if not outline.whole:  # a pair's refusal from specks would say nothing
                 squares.extend(_tight_square(work, outline))
         else:
-            found.extend(reading for reading in _read_outline(work, outline, die_px)
-                         if not outline.whole or reading[1].halves or reading[1].face_down)
+            found.extend(_read_blob(work, outline, die_px))
     halves_found, squares = pairs.halves_of_tiles(squares)
     for rect, fill in halves_found:
         found.extend(_read_tight(work, rect, fill))
@@ -108,6 +108,22 @@ def _near(size: float, typical: float | None) -> bool:
     return typical is not None and abs(size / typical - 1) < 0.2
 
 
+def _read_blob(frame, outline: segment.Outline, die_px):
+    """Results for one blob that is not square. Glare on a black tile can look like
+    the table and cut a notch into its blob, and edge lines can cut a small tile into
+    specks (then the whole blob is taken): such a blob gets a second look with its
+    convex hull's fill, but the blob no longer proves a tile's shape (two dice
+    touching corner to corner fill their hull as well), so only a tile read in full,
+    pips and divider, counts from it."""
+    first = [] if outline.whole else _read_outline(frame, outline, die_px)
+    if any(read.halves or read.face_down for _, read in first) or \
+            not outline.whole and outline.hull < outline.fill + NOTCH:
+        return first
+    hulled = dataclasses.replace(outline, fill=max(outline.fill, outline.hull))
+    return [(corners, read) for corners, read in _read_outline(frame, hulled, die_px)
+            if read.halves is not None and read.divider] or first
+
+
 def _read_outline(frame, outline: segment.Outline, die_px):
     """Results (as tuples) for one blob: none when it is plainly not a tile."""
     if outline.fill < segment.RAGGED_FILL or outline.short < segment.MIN_SHORT_PX:
@@ -152,7 +168,7 @@ def _tight_square(frame, outline: segment.Outline) -> list[segment.Outline]:
     for rect, fill in (segment.tighten(frame, outline.rect, aspect=1.0)[:2],
                        (outline.rect, outline.fill)):
         w, h = rect[1]
-        if fill >= MIN_FILL and 0.85 <= max(w, h) / max(min(w, h), 1e-6) <= 1.18:
+        if fill >= MIN_FILL and 0.85 <= max(w, h) / max(min(w, h), 1e-6) <= 1.25:
             return [segment.Outline(rect, fill * w * h, fill)]
     return []
 

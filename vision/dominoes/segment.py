@@ -38,9 +38,9 @@ class Outline:
     rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect
     area: float
     fill: float  # blob area / rectangle area
-    # The whole blob, taken because edge lines cut it into specks: a second chance
-    # for a small tile, whose refusal would say nothing (two dice touching corner to
-    # corner make such blobs too), so only a read tile or back counts.
+    hull: float = 0.0  # the blob's convex hull area / rectangle area
+    # The whole blob, taken because edge lines cut it into specks (a small tile's
+    # divider and pip rings can): reader._read_blob gives it a second chance only.
     whole: bool = False
 
     @property
@@ -245,8 +245,10 @@ def _outline_of(mask: np.ndarray, offset) -> Outline | None:
     contour = max(contours, key=cv2.contourArea) + np.asarray(offset)
     area = cv2.contourArea(contour)
     rect = cv2.minAreaRect(contour)
-    fill = area / max(rect[1][0] * rect[1][1], 1.0)
-    return Outline(rect, area, fill) if fill >= RAGGED_FILL else None
+    rect_area = max(rect[1][0] * rect[1][1], 1.0)
+    fill = area / rect_area
+    hull = cv2.contourArea(cv2.convexHull(contour)) / rect_area
+    return Outline(rect, area, fill, hull) if fill >= RAGGED_FILL else None
 
 
 def _distinct(found: list[Outline]) -> list[Outline]:
