@@ -140,7 +140,12 @@ def _read_outline(frame, outline: segment.Outline, die_px):
             else segment.tighten(frame, outline.rect, aspect=2 * TILE_ASPECT[0])[:2]
         w, h = rect[1]
         if fill < MIN_FILL or not 2 * TILE_ASPECT[0] <= max(w, h) / max(min(w, h), 1e-6):
-            return []
+            # The bodies did not show as one 4:1 rectangle (both tiles' visible sides
+            # and shadows widen the blob): a well-filled blob is parted as it is, and
+            # each part is tightened on its own.
+            if outline.fill < MIN_FILL:
+                return []
+            rect, fill = outline.rect, outline.fill
         halves = pairs.split_end_to_end(frame, _corners(rect))
         readings = [r for half in halves for r in _read_tight(frame, half, fill)]
         # A long plain strip (a tray's wall) parts into two "backs": a pair is only
