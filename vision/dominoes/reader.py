@@ -110,18 +110,24 @@ def _near(size: float, typical: float | None) -> bool:
 
 def _read_blob(frame, outline: segment.Outline, die_px):
     """Results for one blob that is not square. Glare on a black tile can look like
-    the table and cut a notch into its blob, and edge lines can cut a small tile into
-    specks (then the whole blob is taken): such a blob gets a second look with its
-    convex hull's fill, but the blob no longer proves a tile's shape (two dice
-    touching corner to corner fill their hull as well), so only a tile read in full,
-    pips and divider, counts from it."""
+    the table and cut a notch into its blob, edge lines can cut a small tile into
+    specks (then the whole blob is taken), and two tiles touching corner to corner
+    make one ragged blob: such a blob gets a second look with its convex hull's
+    fill, and then at the parts of it a narrow neck joins, but the blob no longer
+    proves a tile's shape (two dice touching corner to corner fill their hull as
+    well), so only a tile read in full, pips and divider, counts from the hull, and
+    only tiles read with their pips from the parts."""
     first = [] if outline.whole else _read_outline(frame, outline, die_px)
     if any(read.halves or read.face_down for _, read in first) or \
-            not outline.whole and outline.hull < outline.fill + NOTCH:
+            not outline.whole and outline.hull < outline.fill + NOTCH and not outline.necked:
         return first
     hulled = dataclasses.replace(outline, fill=max(outline.fill, outline.hull))
-    return [(corners, read) for corners, read in _read_outline(frame, hulled, die_px)
-            if read.halves is not None and read.divider] or first
+    full = [(corners, read) for corners, read in _read_outline(frame, hulled, die_px)
+            if read.halves is not None and read.divider]
+    # A part cut off at a neck has a tile's shape of its own (a die's part is square).
+    parts = [(corners, read) for part in outline.necked
+             for corners, read in _read_outline(frame, part, die_px) if read.halves is not None]
+    return full or parts or first
 
 
 def _read_outline(frame, outline: segment.Outline, die_px):

@@ -19,6 +19,7 @@ import numpy as np
 from vision.dominoes import ranks
 
 MIN_SHORT_PX = 20  # a tile narrower than this cannot show its pips readably
+NECKED_FILL = 0.75  # a piece filling less of its rectangle may be two tiles joined by a neck
 RAGGED_FILL = 0.45  # least fill of a blob (two touching tiles with their sides and shadows)
 CHROMA_STEP = 0.04  # change in r,g,b share that is a different material, not light
 BRIGHTER = 1.2  # light ratio above which a pixel is something paler than the table
@@ -42,6 +43,9 @@ class Outline:
     # The whole blob, taken because edge lines cut it into specks (a small tile's
     # divider and pip rings can): reader._read_blob gives it a second chance only.
     whole: bool = False
+    # A ragged blob parted at a narrow neck (two tiles touching corner to corner):
+    # the parts, for reader._read_blob's last look.
+    necked: tuple = ()
 
     @property
     def aspect(self) -> float:
@@ -223,11 +227,14 @@ def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: flo
         x0, y0 = max(0, x - 3), max(0, y - 3)
         x1, y1 = min(fg.shape[1], x + w + 3), min(fg.shape[0], y + h + 3)
         piece = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
-        outline = _outline_of(fill_holes(cv2.dilate(piece, grow) & fg[y0:y1, x0:x1]),
-                           offset + [x0, y0])
+        piece = fill_holes(cv2.dilate(piece, grow) & fg[y0:y1, x0:x1])
+        outline = _outline_of(piece, offset + [x0, y0])
         # A thin rim around other pieces is not an object's face.
-        if outline is not None and stats[i, cv2.CC_STAT_AREA] >= 0.5 * outline.area:
-            found.append(outline)
+        if outline is None or stats[i, cv2.CC_STAT_AREA] < 0.5 * outline.area:
+            continue
+        if outline.fill < NECKED_FILL:
+            outline = dataclasses.replace(outline, necked=_necked(piece, offset + [x0, y0]))
+        found.append(outline)
     if not found:
         # A small tile's divider and pip rings can cut it into pieces each too small
         # to count: then the blob itself, if it is compact, is the outline.
@@ -235,6 +242,27 @@ def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: flo
         if outline is not None and outline.area >= min_area:
             found.append(dataclasses.replace(outline, whole=True))
     return found
+
+
+def _necked(piece: np.ndarray, offset) -> tuple[Outline, ...]:
+    """Two tiles touching corner to corner make one ragged piece joined by a neck,
+    which no edge line crosses when both are the colour of the table's light (white
+    tiles on a white cloth). The cores left where the piece is thicker than a share
+    of its thickest part (a higher share for a thicker neck) are grown back into it;
+    the parts, if that parts it into compact outlines, or none."""
+    whole = cv2.countNonZero(piece)
+    depth = cv2.distanceTransform(piece, cv2.DIST_L2, 3)
+    for share in (0.5, 0.65, 0.8):
+        count, labels = cv2.connectedComponents((depth > share * depth.max()).astype(np.uint8),
+                                                connectivity=4)
+        if count < 3:
+            continue
+        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(share * depth.max()) + 3,) * 2)
+        parts = [_outline_of(cv2.dilate((labels == k).astype(np.uint8) * 255, grow) & piece, offset)
+                 for k in range(1, count)]
+        if all(p is not None and p.fill >= NECKED_FILL and p.area >= 0.2 * whole for p in parts):
+            return tuple(parts)
+    return ()
 
 
 def _outline_of(mask: np.ndarray, offset) -> Outline | None:
