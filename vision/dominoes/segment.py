@@ -249,7 +249,7 @@ def _necked(piece: np.ndarray, offset) -> tuple[Outline, ...]:
     which no edge line crosses when both are the colour of the table's light (white
     tiles on a white cloth). The cores left where the piece is thicker than a share
     of its thickest part (a higher share for a thicker neck) are grown back into it;
-    the parts, if that parts it into compact outlines, or none."""
+    the parts, if that parts it into compact, tile-long outlines, or none."""
     whole = cv2.countNonZero(piece)
     depth = cv2.distanceTransform(piece, cv2.DIST_L2, 3)
     for share in (0.5, 0.65, 0.8):
@@ -260,7 +260,10 @@ def _necked(piece: np.ndarray, offset) -> tuple[Outline, ...]:
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(share * depth.max()) + 3,) * 2)
         parts = [_outline_of(cv2.dilate((labels == k).astype(np.uint8) * 255, grow) & piece, offset)
                  for k in range(1, count)]
-        if all(p is not None and p.fill >= NECKED_FILL and p.area >= 0.2 * whole for p in parts):
+        # Each part must be long like a tile: a notch (glare eating into a black
+        # tile's side) only cuts a tile into squares.
+        if all(p is not None and p.fill >= NECKED_FILL and p.area >= 0.2 * whole and p.aspect >= 1.4
+               for p in parts):
             return tuple(parts)
     return ()
 

@@ -1,0 +1,41 @@
+"""The domino reader's blob outlines (vision.dominoes.segment): the shapes that decide
+whether a blob gets a second look, on masks drawn here so each case is exact."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.dominoes import segment
+
+
+def _mask(*rects):
+    """A mask of turned rectangles ((cx, cy), (w, h), angle) drawn together."""
+    mask = np.zeros((240, 320), np.uint8)
+    for rect in rects:
+        cv2.fillPoly(mask, [cv2.boxPoints(rect).astype(np.int32)], 255)
+    return mask
+
+
+def test_two_tiles_touching_corner_to_corner_part_at_the_neck():
+    mask = _mask(((100, 100), (100, 50), 30.0), ((185, 150), (100, 50), -40.0))
+    parts = segment._necked(mask, np.array([0, 0]))
+    assert len(parts) == 2
+    centres = sorted(tuple(np.round(p.rect[0])) for p in parts)
+    assert abs(centres[0][0] - 100) < 12 and abs(centres[1][0] - 185) < 12
+    assert all(p.fill >= segment.NECKED_FILL and 1.6 < p.aspect < 2.4 for p in parts)
+
+
+def test_one_tile_and_a_notched_tile_are_not_parted():
+    assert segment._necked(_mask(((160, 120), (100, 50), 20.0)), np.array([0, 0])) == ()
+    notched = _mask(((160, 120), (100, 50), 0.0))
+    notched[95:120, 150:175] = 0  # glare eating into one long side
+    assert segment._necked(notched, np.array([0, 0])) == ()
+
+
+def test_an_outline_knows_how_much_its_hull_fills_its_rectangle():
+    notched = _mask(((160, 120), (100, 50), 0.0))
+    notched[95:120, 150:175] = 0
+    outline = segment._outline_of(notched, np.array([5, 7]))
+    assert outline.fill < 0.9 < outline.hull <= 1.0
+    assert np.allclose(outline.rect[0], (165, 127), atol=1.5)
