@@ -175,7 +175,8 @@ def erase(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
     side each way) of random pixels: a glint, a finger or a neighbour's edge hides part
     of a face, and the pip layouts are redundant enough to be read with a corner
     missing. Random pixels, not a flat colour, because a small flat dark square is
-    exactly what a pip looks like."""
+    exactly what a pip looks like. Held out (--erase 0.3, seed 0): 730 of 759 right
+    against 729, within seed noise, so the shipped networks do without."""
     out = patches.copy()
     size = patches.shape[1]
     for n in np.flatnonzero(rng.random(len(patches)) < share):
@@ -188,7 +189,9 @@ def erase(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
 def defocus(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
     """`share` of the BGR patches blurred (Gaussian, 0.6-1.2 pixels) with sensor noise
     (2-8 grey levels) added: a camera a little out of focus, a die caught while it
-    settles, a dim table, none of which the labelled photos show much of."""
+    settles, a dim table, none of which the labelled photos show much of. Held out
+    (--defocus 0.3, seed 0): 726 of 759 right against 729 and more refusals, so the
+    shipped networks do without."""
     out = patches.copy()
     for n in np.flatnonzero(rng.random(len(patches)) < share):
         soft = cv2.GaussianBlur(patches[n].astype(np.float32), (0, 0), float(rng.uniform(0.6, 1.2)))
