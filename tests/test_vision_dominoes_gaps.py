@@ -123,6 +123,27 @@ def test_black_tiles_on_a_grey_tray_are_read_through_glare():
     assert wrong == 0 and right >= 56
 
 
+def test_small_tiles_in_a_big_frame_are_read_at_more_pixels(monkeypatch):
+    """A 1280-pixel photo of tiles 22-26 pixels wide once shrunk to the working
+    640: read again at a size where they are 48 wide. Measured on these 6 scenes:
+    47 of 48 read (43 at 640 alone), none misread."""
+    monkeypatch.setattr(fixtures, "SIZE", (1280, 1280))
+    right = wrong = 0
+    for s, (style, table) in enumerate([("ivory", "felt"), ("black", "wood"), ("red", "tray"),
+                                        ("ivory_rainbow", "felt"), ("pink", "tray"), ("white", "wood")]):
+        rng = np.random.default_rng((21, 6, s))
+        tiles = [ALL_TILES[k] for k in rng.permutation(len(ALL_TILES))[:8]]
+        frame, label = fixtures._photo(rng, fixtures.Plan("x", style, table, tiles,
+                                                          float(rng.uniform(44, 52)), 2))
+        for d in read_dominoes(frame, None).dominoes:
+            if any(_inside(d.center, t["box"]) and tile_key(d.halves) == tile_key(tuple(t["halves"]))
+                   for t in label["dominoes"]):
+                right += 1
+            else:
+                wrong += 1
+    assert wrong == 0 and right >= 46
+
+
 def test_a_bare_marbled_table_holds_no_tile():
     """The edge rings that find white tiles on a white cloth mean nothing on a busy
     table, where every pale patch is ringed: a bare marbled table gives no result."""

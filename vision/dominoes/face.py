@@ -97,6 +97,12 @@ def read_face(tile_bgr: np.ndarray) -> FaceRead:
                         marks=len(blobs))
     if blobs and _faint_pip(marks, blobs, spacings):
         return FaceRead(None, False, "a faint mark where a pip may be (worn pip or glare)", 0.0)
+    if not divided and _mark_off_centre_in_the_middle(marks, threshold):
+        # Marks in the middle band are left out as the divider's; with no divider to
+        # centre the picture, one there may be a pip of a tile seen off-centre (its
+        # outline took in a visible side), and leaving it out would be a misread.
+        return FaceRead(None, False, "a mark in the middle of a tile without a divider "
+                                     "line: where does the tile lie?", 0.0)
     contrast = min(1.0, strongest / (3 * FLOOR))
     confidence = min(fits) * contrast * (1.0 if divided else 0.7)
     return FaceRead((halves[0], halves[1]), False, "", round(confidence, 3), divided, seam,
@@ -117,6 +123,18 @@ def _halves(blobs):
         fits.append(fit)
         spacings.append(spacing)
     return halves, fits, spacings
+
+
+def _mark_off_centre_in_the_middle(marks: np.ndarray, threshold: float) -> bool:
+    """Whether a round, pip-like mark (not a line) stands in the middle band, where
+    the divider would run, away from the tile's centre (where a spinner sits)."""
+    inner = np.zeros((S, 2 * S), np.uint8)
+    inner[MARGIN:S - MARGIN, MARGIN:2 * S - MARGIN] = marks[MARGIN:S - MARGIN, MARGIN:2 * S - MARGIN] > threshold
+    _, _, stats, centres = cv2.connectedComponentsWithStats(inner, connectivity=8)
+    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    cx, cy = centres[1:, 0], centres[1:, 1]
+    return bool(np.any((np.abs(cx - S) <= 0.15 * S) & (np.abs(cy - S / 2) > SPINNER_R + 2)
+                       & (area >= 4) & (np.maximum(w, h) <= 1.8 * np.minimum(w, h))))
 
 
 def _pip_patterns(blobs) -> bool:

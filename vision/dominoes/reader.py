@@ -20,6 +20,8 @@ from vision.image_io import checked_bgr
 from vision.types import Domino, FaceDown, TableRead, Unreadable
 
 WORK_SIDE = 640  # larger frames are read at this size: tiles stay far above MIN_SHORT_PX
+SMALL_TILE = 36.0  # tiles whose short side is less (median, in pixels) there are read again
+READABLE_TILE = 48.0  # at a size that makes them this wide, if the frame has the pixels
 TILE_ASPECT = (1.65, 2.4)
 MIN_FILL = 0.84
 LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cling on
@@ -31,9 +33,25 @@ _CANONICAL = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S
 
 
 def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
-    """Every domino tile in the frame (or in calibration's play area)."""
+    """Every domino tile in the frame (or in calibration's play area).
+
+    Frames are read at WORK_SIDE pixels (tiles are usually far above MIN_SHORT_PX
+    there, and it keeps the time down); when the tiles found there are small and the
+    frame has more pixels, it is read again at a size where they are not (pips and
+    divider of a small tile blur together when a big photo is shrunk)."""
     frame_bgr = checked_bgr(frame_bgr)
     scale = min(1.0, WORK_SIDE / max(frame_bgr.shape[:2]))
+    found = _read_scaled(frame_bgr, calibration, scale)
+    sizes = [_short_side(c) for c, read in found if read.halves or read.face_down]
+    if scale < 1.0 and sizes and float(np.median(sizes)) < SMALL_TILE:
+        scale = min(1.0, scale * READABLE_TILE / float(np.median(sizes)))
+        found = _read_scaled(frame_bgr, calibration, scale)
+    return _as_table_read(found, 1.0 / scale)
+
+
+def _read_scaled(frame_bgr, calibration, scale: float) -> list:
+    """(corners, FaceRead) for every tile-like blob, in pixels of the frame shrunk
+    by `scale`."""
     work = frame_bgr if scale == 1.0 else cv2.resize(
         frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     area = None if calibration is None else calibration.mask(frame_bgr.shape)
@@ -68,9 +86,8 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     # A back, or a pair without a seam, shows no marks to prove it is a tile: it must
     # at least have a crisp outline, which a tile-shaped patch of blotchy or unevenly
     # lit table has not.
-    found = [(c, read) for c, read in found
-             if not (read.face_down or read.reason == NO_SEAM) or _crisp(work, c)]
-    return _as_table_read(found, 1.0 / scale)
+    return [(c, read) for c, read in found
+            if not (read.face_down or read.reason == NO_SEAM) or _crisp(work, c)]
 
 
 def _crisp(frame, corners) -> bool:
