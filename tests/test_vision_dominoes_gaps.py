@@ -107,20 +107,8 @@ def test_black_tiles_on_a_grey_tray_are_read_through_glare():
     its blob; the blob's convex hull gives it a second look (reader._read_blob).
     Measured on these 10 scenes: 57 of 60 read (53 without the second look), none
     misread."""
-    right = wrong = 0
-    for s in range(10):
-        rng = np.random.default_rng((21, 5, s))
-        tiles = [ALL_TILES[k] for k in rng.permutation(len(ALL_TILES))[:6]]
-        frame, label = fixtures._photo(rng, fixtures.Plan("x", "black", "tray", tiles,
-                                                          float(rng.uniform(32, 48)), 1))
-        read = read_dominoes(frame, None)
-        for d in read.dominoes:
-            if any(_inside(d.center, t["box"]) and tile_key(d.halves) == tile_key(tuple(t["halves"]))
-                   for t in label["dominoes"]):
-                right += 1
-            else:
-                wrong += 1
-    assert wrong == 0 and right >= 56
+    scores = [_right_and_wrong((21, 5, s), "black", "tray", 6, (32, 48), 1) for s in range(10)]
+    assert sum(w for _, w in scores) == 0 and sum(r for r, _ in scores) >= 56
 
 
 def test_small_tiles_in_a_big_frame_are_read_at_more_pixels(monkeypatch):
@@ -128,20 +116,22 @@ def test_small_tiles_in_a_big_frame_are_read_at_more_pixels(monkeypatch):
     640: read again at a size where they are 48 wide. Measured on these 6 scenes:
     47 of 48 read (43 at 640 alone), none misread."""
     monkeypatch.setattr(fixtures, "SIZE", (1280, 1280))
-    right = wrong = 0
-    for s, (style, table) in enumerate([("ivory", "felt"), ("black", "wood"), ("red", "tray"),
-                                        ("ivory_rainbow", "felt"), ("pink", "tray"), ("white", "wood")]):
-        rng = np.random.default_rng((21, 6, s))
-        tiles = [ALL_TILES[k] for k in rng.permutation(len(ALL_TILES))[:8]]
-        frame, label = fixtures._photo(rng, fixtures.Plan("x", style, table, tiles,
-                                                          float(rng.uniform(44, 52)), 2))
-        for d in read_dominoes(frame, None).dominoes:
-            if any(_inside(d.center, t["box"]) and tile_key(d.halves) == tile_key(tuple(t["halves"]))
-                   for t in label["dominoes"]):
-                right += 1
-            else:
-                wrong += 1
-    assert wrong == 0 and right >= 46
+    scores = [_right_and_wrong((21, 6, s), style, table, 8, (44, 52), 2) for s, (style, table) in
+              enumerate([("ivory", "felt"), ("black", "wood"), ("red", "tray"),
+                         ("ivory_rainbow", "felt"), ("pink", "tray"), ("white", "wood")])]
+    assert sum(w for _, w in scores) == 0 and sum(r for r, _ in scores) >= 46
+
+
+def _right_and_wrong(seed, style, table, tiles, short_px, face_down):
+    """Tiles read right and read wrong in one fixture-style photo drawn from `seed`."""
+    rng = np.random.default_rng(seed)
+    drawn = [ALL_TILES[k] for k in rng.permutation(len(ALL_TILES))[:tiles]]
+    frame, label = fixtures._photo(rng, fixtures.Plan("x", style, table, drawn,
+                                                      float(rng.uniform(*short_px)), face_down))
+    read = read_dominoes(frame, None).dominoes
+    right = sum(any(_inside(d.center, t["box"]) and tile_key(d.halves) == tile_key(tuple(t["halves"]))
+                    for t in label["dominoes"]) for d in read)
+    return right, len(read) - right
 
 
 def test_a_bare_marbled_table_holds_no_tile():
