@@ -276,17 +276,15 @@ def _read_square(frame, rect):
     tight, fill, _ = segment.tighten(frame, rect, aspect=1.0)
     if fill >= MIN_FILL and 0.85 <= tight[1][0] / max(tight[1][1], 1e-6) <= 1.18:
         rect = tight
-    ways = pairs.side_by_side_ways(frame, _corners(rect))
-    for _, halves in ways:
-        readings = [r for half in halves for r in _read_tight(frame, half, 1.0)]
-        faces = [read for _, read in readings if read.halves is not None]
+    (clearest, first), (other, second) = pairs.side_by_side_ways(frame, _corners(rect))
+    readings = [[r for half in halves for r in _read_tight(frame, half, 1.0)] for halves in (first, second)]
+    for parts in readings:
+        faces = [read for _, read in parts if read.halves is not None]
         if faces and all(read.divider for read in faces):
-            return readings
-    (clearest, halves), (other, _) = ways
-    if clearest >= face.DIVIDER_MIN and clearest >= 1.5 * max(other, 0.0):
-        readings = [r for half in halves for r in _read_tight(frame, half, 1.0)]
-        if not any(read.halves is not None for _, read in readings):
-            return readings
+            return parts
+    if clearest >= face.DIVIDER_MIN and clearest >= 1.5 * max(other, 0.0) and \
+            not any(read.halves is not None for _, read in readings[0]):
+        return readings[0]
     return [(cv2.boxPoints(rect).astype(np.float32), face.FaceRead(None, False, NO_SEAM, 0.0))]
 
 
