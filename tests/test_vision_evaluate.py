@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 
-from vision.evaluate import KINDS, evaluate, score_kind, split_names, summary
+from vision.evaluate import KINDS, evaluate, labelled_kinds, score_kind, split_names, summary
 from vision.types import Die, Domino, TableRead, Unreadable
 
 BOXES = [{"value": 3, "box": [10, 10, 50, 50]}, {"value": 5, "box": [100, 100, 140, 140]}]
@@ -90,3 +90,14 @@ def test_evaluate_and_summary_on_a_tiny_directory(tmp_path):
     result = summary(results)
     assert result["perfect_photos"] == 1
     assert result["kinds"]["dice"]["value_right_pct"] == 100.0
+
+
+def test_a_kind_is_on_the_table_only_if_some_photo_holds_one():
+    """A set of domino photos written with "dice": [] on every photo is a table of
+    tiles: its dice reader is not run or scored (`tabletop21 eval` runs the readers
+    of labelled_kinds)."""
+    tiles = {"a.jpg": {"dice": [], "dominoes": [{"halves": [1, 2], "box": [0, 0, 9, 9]}]},
+             "b.jpg": {"dice": [], "dominoes": []}}
+    assert labelled_kinds(tiles) == ["dominoes"]
+    tiles["b.jpg"]["dice"] = [{"value": 3, "box": [0, 0, 5, 5]}]
+    assert labelled_kinds(tiles) == ["dice", "dominoes"]
