@@ -41,7 +41,9 @@ _LINE_KERNEL = np.ones((1, 9), np.uint8)  # across a vertical line only
 class FaceRead:
     halves: tuple[int, int] | None  # None when blank or unreadable
     face_down: bool
-    reason: str  # why it was refused; with halves, why two dice could look the same ("": they could not)
+    # Why it was refused; with halves, why two dice side by side could look the same
+    # ("" when they could not).
+    reason: str
     confidence: float
     divider: bool = True  # False: pips read, but no divider line was seen
     seam: bool = False  # the middle line runs out to both edges, as between two dice
@@ -129,7 +131,8 @@ def _mark_off_centre_in_the_middle(marks: np.ndarray, threshold: float) -> bool:
     """Whether a round, pip-like mark (not a line) stands in the middle band, where
     the divider would run, away from the tile's centre (where a spinner sits)."""
     inner = np.zeros((S, 2 * S), np.uint8)
-    inner[MARGIN:S - MARGIN, MARGIN:2 * S - MARGIN] = marks[MARGIN:S - MARGIN, MARGIN:2 * S - MARGIN] > threshold
+    inside = (slice(MARGIN, S - MARGIN), slice(MARGIN, 2 * S - MARGIN))
+    inner[inside] = marks[inside] > threshold
     _, _, stats, centres = cv2.connectedComponentsWithStats(inner, connectivity=8)
     w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     cx, cy = centres[1:, 0], centres[1:, 1]
