@@ -5,7 +5,6 @@ import json
 from dataclasses import dataclass
 
 import numpy as np
-import pytest
 
 from hardware.appliance import Appliance, Table
 from hardware.frames import CameraLost, Frame

@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from hardware.appliance import Appliance, Table, resume_or_void
+from hardware.appliance import Appliance, resume_or_void
 from hardware.recording import SessionReader
 from hardware.replay import table_for
 from table.store import BankrollStore

@@ -5,7 +5,7 @@ import pytest
 
 from table.driver import CONFIRM, NEXT, SHAKE, Driver, Motion, Need, Press, SettledRead, Typed, lit_leds, need_of, step
 from table.ledger import Ledger
-from table.rules import HOUSE, engine
+from table.rules import HOUSE
 from vision.types import Die, TableRead, Unreadable
 
 

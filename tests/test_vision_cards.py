@@ -20,7 +20,7 @@ from vision.cards import render
 from vision.cards.camera_look import table_background
 from vision.evaluate import evaluate, summary
 from vision.image_io import NotAnImage, load_bgr
-from vision.types import Card, TableRead, Unreadable
+from vision.types import Card, TableRead, Unreadable, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -36,16 +36,13 @@ def reads():
     return {name: read_cards(load_bgr(FIXTURES / "images" / name)) for name in LABELS}
 
 
-def _inside(point, box) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
 
 def test_every_card_read_is_a_labelled_card_of_that_rank_and_suit(reads):
     # Centres of fanned cards are estimated from their index, and fan boxes overlap, so a
     # read counts as right when some labelled card of that rank (and suit, if given) holds it.
     for name, read in reads.items():
         for card in read.cards:
-            assert any(lab["rank"] == card.rank and card.suit in (None, lab["suit"]) and _inside(card.center, lab["box"])
+            assert any(lab["rank"] == card.rank and card.suit in (None, lab["suit"]) and inside(card.center, lab["box"])
                        for lab in LABELS[name]["cards"]), (name, card)
     # Suits are given, not just ranks (62 of 109 reads: a lone card's suit is named only
     # when all its pips agree on it, so never for court cards; a fan card's when its index
@@ -79,9 +76,9 @@ def test_face_down_cards_are_counted_and_not_read(reads):
         assert len(read.face_down) == len(backs), name
         for down in read.face_down:
             assert down.kind == "card"
-            assert any(_inside(down.center, b["box"]) for b in backs)
+            assert any(inside(down.center, b["box"]) for b in backs)
         for card in read.cards:
-            assert not any(_inside(card.center, b["box"]) for b in backs), (name, card)
+            assert not any(inside(card.center, b["box"]) for b in backs), (name, card)
 
 
 def test_no_cards_on_the_real_dice_photos(dice_photos):
@@ -164,6 +161,6 @@ def test_a_fanned_hand_is_read_only_as_cards_it_holds(seed):
     near = [[b - 10 if i < 2 else b + 10 for i, b in enumerate(c["box"])] for c in label["cards"]]
     for card in read.cards:
         assert any(rank == card.rank and card.suit in (None, suit) for rank, suit in held), (seed, card)
-        assert any(_inside(card.center, box) for box in near), (seed, card)
+        assert any(inside(card.center, box) for box in near), (seed, card)
     seen = Counter((c.rank, c.suit) for c in read.cards if c.suit)
     assert all(seen[key] <= held[key] for key in seen), seed

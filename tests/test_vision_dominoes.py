@@ -19,8 +19,7 @@ from vision.calibration import Calibration
 from vision.dominoes import read_dominoes, render
 from vision.dominoes.layout import ALL_TILES, pattern, pattern_variants, tile_key
 from vision.image_io import NotAnImage, load_bgr
-from vision.read import _inside
-from vision.types import TableRead
+from vision.types import TableRead, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -42,11 +41,11 @@ def test_every_fixture_tile_is_read_right(name):
     label = LABELS[name]
     read = read_dominoes(load_bgr(FIXTURES / "images" / name), None)
     for tile in label["dominoes"]:
-        matches = [d for d in read.dominoes if _inside(d.center, tile["box"])]
+        matches = [d for d in read.dominoes if inside(d.center, tile["box"])]
         assert any(tile_key(d.halves) == tile_key(tuple(tile["halves"])) for d in matches), \
             (tile, matches, read.unreadable)
     for back in label["face_down"]:
-        assert any(_inside(f.center, back["box"]) for f in read.face_down), back
+        assert any(inside(f.center, back["box"]) for f in read.face_down), back
     assert len(read.dominoes) == len(label["dominoes"])
     assert len(read.face_down) == len(label["face_down"])
     assert read.unreadable == ()

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from vision.dominoes import fixtures, read_dominoes, render
 from vision.dominoes.layout import ALL_TILES, tile_key
 from vision.image_io import load_bgr
-from vision.read import READERS, _inside, read_table
-from vision.types import TableRead
+from vision.read import READERS, read_table
+from vision.types import TableRead, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -50,7 +50,7 @@ def test_a_lone_tile_without_a_divider_is_read_only_where_no_dice_can_be():
         mixed = read_table(load_bgr(FIXTURES / "images" / name), readers=TILES_AND_DICE)
         assert mixed.dominoes == () and mixed.dice == (), name
         (refused,) = mixed.unreadable
-        assert refused.kind == "domino" and _inside(refused.center, tile["box"]), name
+        assert refused.kind == "domino" and inside(refused.center, tile["box"]), name
         assert refused.reason == alone.dice_alike
 
 
@@ -129,7 +129,7 @@ def _right_and_wrong(seed, style, table, tiles, short_px, face_down):
     frame, label = fixtures._photo(rng, fixtures.Plan("x", style, table, drawn,
                                                       float(rng.uniform(*short_px)), face_down))
     read = read_dominoes(frame, None).dominoes
-    right = sum(any(_inside(d.center, t["box"]) and tile_key(d.halves) == tile_key(tuple(t["halves"]))
+    right = sum(any(inside(d.center, t["box"]) and tile_key(d.halves) == tile_key(tuple(t["halves"]))
                     for t in label["dominoes"]) for d in read)
     return right, len(read) - right
 

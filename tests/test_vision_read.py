@@ -10,9 +10,9 @@ import pytest
 
 from table.cli import main
 from vision.calibration import Calibration
-from vision.read import READERS, _inside, merge, read_table
+from vision.read import READERS, merge, read_table
 from vision.read_json import read_to_json
-from vision.types import Die, Domino, TableRead, Unreadable
+from vision.types import Die, Domino, TableRead, Unreadable, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 FIRST = sorted((FIXTURES / "images").glob("*.jpg"))[0]
@@ -148,6 +148,6 @@ def test_ten_sided_dice_are_read_as_d10_not_as_d6_when_every_reader_looks():
         read = read_table(cv2.imread(str(root / "images" / name)))
         d6 += len(read.dice)
         refused_d6 += sum(u.kind == "die" for u in read.unreadable)
-        right += sum(any(_inside(t.center, lab["box"]) and t.value == lab["value"] for lab in label["d10"])
+        right += sum(any(inside(t.center, lab["box"]) and t.value == lab["value"] for lab in label["d10"])
                      for t in read.d10)
     assert (d6, refused_d6, right) == (0, 0, 60)

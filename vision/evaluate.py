@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.image_io import load_bgr
-from vision.types import TableRead
+from vision.types import TableRead, inside
 
 
 @dataclass(frozen=True)
@@ -82,9 +82,6 @@ def split_names(names: list[str], split: str) -> list[str]:
     return names[{"even": 0, "odd": 1}[split]::2]
 
 
-def _inside(point: tuple[float, float], box: list[float]) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
 
 def _distance(point: tuple[float, float], box: list[float]) -> float:
     return float(np.hypot(point[0] - (box[0] + box[2]) / 2, point[1] - (box[1] + box[3]) / 2))
@@ -98,7 +95,7 @@ def _matching(spec: KindSpec, predictions: list, labels: list[dict]) -> dict[int
     this: any value-blind rule swapped the reads of two cards whose boxes hold both
     centres. The price: of a die read twice, the right read is the one counted (the
     other still counts as a phantom)."""
-    boxes = [sorted((j for j, lab in enumerate(labels) if _inside(p.center, lab["box"])),
+    boxes = [sorted((j for j, lab in enumerate(labels) if inside(p.center, lab["box"])),
                     key=lambda j: _distance(p.center, labels[j]["box"])) for p in predictions]
     owner: dict[int, int] = {}
 
@@ -136,7 +133,7 @@ def score_kind(spec: KindSpec, labels: list[dict], read: TableRead) -> tuple[Kin
                 score.value_right += 1
             else:
                 mistakes.append(f"{spec.read_field} at {lab['box']}: read {value}, labelled {spec.truth(lab)}")
-        elif any(_inside(u.center, lab["box"]) for u in refused):
+        elif any(inside(u.center, lab["box"]) for u in refused):
             score.unreadable += 1
             mistakes.append(f"{spec.read_field} at {lab['box']}: reported unreadable")
         else:
@@ -146,8 +143,8 @@ def score_kind(spec: KindSpec, labels: list[dict], read: TableRead) -> tuple[Kin
         if n in matched:
             continue
         score.phantoms += 1
-        inside = [lab["box"] for lab in labels if _inside(p.center, lab["box"])]
-        where = f"at {inside[0]}: read again as {spec.predicted(p)}" if inside else \
+        holding = [lab["box"] for lab in labels if inside(p.center, lab["box"])]
+        where = f"at {holding[0]}: read again as {spec.predicted(p)}" if holding else \
             f"phantom at {p.center}: read {spec.predicted(p)}"
         mistakes.append(f"{spec.read_field} {where}")
     return score, mistakes
@@ -213,7 +210,7 @@ def draw(frame_bgr: np.ndarray, read: TableRead, labels: dict) -> np.ndarray:
             cv2.rectangle(out, (x0, y0), (x1, y1), (255, 120, 0), 1)
             cv2.putText(out, str(spec.truth(lab)), (x0, y1 + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 120, 0), 1)
         for p in getattr(read, spec.read_field):
-            right = any(_inside(p.center, lab["box"]) and spec.truth(lab) == spec.predicted(p)
+            right = any(inside(p.center, lab["box"]) and spec.truth(lab) == spec.predicted(p)
                         for lab in labels.get(kind, []))
             colour = (0, 200, 0) if right else (0, 0, 255)
             cx, cy = (int(round(v)) for v in p.center)

@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.types import TableRead, Unreadable
+from vision.types import TableRead, Unreadable, inside
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
 SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be one object
@@ -40,12 +40,9 @@ def merge(reads: list[TableRead]) -> TableRead:
     return TableRead(**fields)
 
 
-def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
 
 def _same_object(centre_a, box_a, centre_b, box_b) -> bool:
-    if _inside(centre_a, box_b) or _inside(centre_b, box_a):
+    if inside(centre_a, box_b) or inside(centre_b, box_a):
         return True
     w = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
     h = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
@@ -76,12 +73,12 @@ def resolve_overlaps(read: TableRead, kinds: Iterable[str] = READERS) -> TableRe
                                             for t in doubted)))
     flat = [*(t.box for t in read.dominoes), *(c.box for c in read.cards), *(f.box for f in read.face_down),
             *(u.box for u in read.unreadable if u.kind in ("domino", "card") and u.box is not None)]
-    dice = [d for d in read.dice if not any(_inside(d.center, box) for box in flat)]
-    d10 = [t for t in read.d10 if not any(_inside(t.center, box) for box in flat)]
+    dice = [d for d in read.dice if not any(inside(d.center, box) for box in flat)]
+    d10 = [t for t in read.d10 if not any(inside(t.center, box) for box in flat)]
     dice = [d for d in dice if not any(_same_object(d.center, d.box, t.center, t.box) for t in d10)]
     claimed = {"die": [*flat, *(t.box for t in d10)], "d10": [*flat, *(d.box for d in dice)],
                "domino": [c.box for c in read.cards]}
-    unreadable = [u for u in read.unreadable if not any(_inside(u.center, box) for box in claimed.get(u.kind, ()))]
+    unreadable = [u for u in read.unreadable if not any(inside(u.center, box) for box in claimed.get(u.kind, ()))]
     return dataclasses.replace(read, dice=tuple(dice), d10=tuple(d10), unreadable=tuple(unreadable))
 
 

@@ -10,6 +10,13 @@ Point = tuple[float, float]
 Box = tuple[float, float, float, float]
 
 
+def inside(point: Point, box: Box) -> bool:
+    """Whether a point lies in a box, edges included: how a read is matched to a
+    labelled object (`vision.evaluate`) and claimed by another reader's object
+    (`vision.read.resolve_overlaps`)."""
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
 @dataclass(frozen=True)
 class Die:
     value: int

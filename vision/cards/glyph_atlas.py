@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.cards import fonts
-from vision.cards.glyphs import ATLAS_JSON, ATLAS_PNG, SIZE, square_glyph
+from vision.cards.glyphs import ATLAS_JSON, ATLAS_PNG, square_glyph
 
 RANK_TEXTS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 DIGITS = tuple(str(d) for d in range(10))
