@@ -268,9 +268,11 @@ def _read_square(frame, rect):
     """Two tiles side by side, parted along their seam, or refused if it is not seen.
 
     Each way of parting is read, the one along the clearer line first, and the first
-    whose parts read with pips each show a divider of their own stands: parted the
-    wrong way (along the dividers), each part is half of each tile and its middle
-    line is the true seam, which runs out to its edges. Two parts with no pips (two
+    stands in which a part read with pips shows a divider of its own and none shows a
+    seam: parted the wrong way (along the dividers), each part is half of each tile
+    and its middle line is the true seam, which runs out to its edges (a faint
+    divider may not show on one of two tiles rightly parted; company is there, as
+    for every square). Two parts with no pips (two
     backs) show no divider either way; they are parted only along a line that
     reaches the edges clearly and twice as clearly as the other."""
     tight, fill, _ = segment.tighten(frame, rect, aspect=1.0)
@@ -280,7 +282,7 @@ def _read_square(frame, rect):
     readings = [[r for half in halves for r in _read_tight(frame, half, 1.0)] for halves in (first, second)]
     for parts in readings:
         faces = [read for _, read in parts if read.halves is not None]
-        if faces and all(read.divider for read in faces):
+        if any(read.divider for read in faces) and not any(read.seam for read in faces):
             return parts
     if clearest >= face.DIVIDER_MIN and clearest >= 1.5 * max(other, 0.0) and \
             not any(read.halves is not None for _, read in readings[0]):
