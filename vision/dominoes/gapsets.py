@@ -23,13 +23,17 @@ from vision.evaluate import evaluate, summary
 STYLES = ("ivory", "ivory_rainbow", "pink", "red", "black", "white")
 TABLES = ("felt", "wood", "tray", "cloth")
 # Photos per set: single-tile sets need more photos for as many tiles.
-COUNTS = {"lone": 60, "nodivider": 40, "small": 12, "cloth": 8, "steep": 8}
+COUNTS = {"lone": 60, "nodivider": 40, "small": 12, "cloth": 8, "steep": 8, "tables": 12}
+# Tables beyond the fixtures' felt, wood, tray and cloth: dark and pale wood, a dyed
+# cloth, a busy stone.
+OTHER_TABLES = ("walnut", "oak", "bluecloth", "granite")
 
 
 def plans(gap: str, rng: np.random.Generator, count: int) -> list[fixtures.Plan]:
     """`count` photos of one gap: lone tiles from 24 to 190 pixels wide (the short
     side, in a 640-pixel frame), the same without a visible divider, scenes of small
-    tiles, white and ivory tiles on a white cloth, black tiles seen steeply."""
+    tiles, white and ivory tiles on a white cloth, black tiles seen steeply, scenes
+    on other tables."""
     def some(n):
         return [ALL_TILES[k] for k in rng.permutation(len(ALL_TILES))[:n]]
     made = []
@@ -45,9 +49,12 @@ def plans(gap: str, rng: np.random.Generator, count: int) -> list[fixtures.Plan]
         elif gap == "cloth":
             made.append(fixtures.Plan(name, ("white", "ivory")[i % 2], "cloth", some(6),
                                       rng.uniform(34, 60), 2))
-        else:
+        elif gap == "steep":
             made.append(fixtures.Plan(name, "black", TABLES[i % 3], some(6),
                                       rng.uniform(34, 60), 2, tilt=(12.0, 20.0)))
+        else:
+            made.append(fixtures.Plan(name, STYLES[i % 6], OTHER_TABLES[i % 4], some(6),
+                                      rng.uniform(34, 60), 1))
     return made
 
 

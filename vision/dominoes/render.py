@@ -131,15 +131,19 @@ def _drill_pip(img, centre, radius, colour, rim) -> None:
     img[:] = img * (1 - paint) + colour * paint
 
 
+WOODS = {"wood": (60, 110, 160), "walnut": (35, 55, 85), "oak": (140, 185, 215)}  # BGR
+
+
 def table_background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
-    """Green felt, wood, a grey dice tray or a pale cloth, with the texture each really has."""
+    """Green felt, wood (mid, dark walnut, pale oak), a grey dice tray, a pale or a
+    blue cloth, or speckled granite, with the texture each really has."""
     w, h = size
     if kind == "felt":
         base = np.array([50, 110, 30], np.float32)
         tex = cv2.GaussianBlur(rng.normal(0, 10, (h, w)).astype(np.float32), (0, 0), 1.2)
         img = base + tex[..., None] * np.array([0.5, 1.0, 0.4], np.float32)
-    elif kind == "wood":
-        base = np.array([60, 110, 160], np.float32)
+    elif kind in WOODS:
+        base = np.array(WOODS[kind], np.float32)
         ys = np.arange(h, dtype=np.float32)[:, None]
         xs = np.arange(w, dtype=np.float32)[None, :]
         warp = 12 * np.sin(xs / rng.uniform(80, 160)) + rng.normal(0, 3, (h, w))
@@ -158,6 +162,16 @@ def table_background(kind: str, size: tuple[int, int], rng: np.random.Generator)
         weave = 3 * np.sin(xs * 1.9) * np.sin(ys * 1.7) + rng.normal(0, 3, (h, w))
         folds = 10 * np.sin(xs / rng.uniform(60, 120) + ys / rng.uniform(90, 200))
         img = base + (weave + folds)[..., None]
+    elif kind == "bluecloth":  # a dyed cloth: the weave, no folds
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        weave = 4 * np.sin(xs * 1.9) * np.sin(ys * 1.7) + rng.normal(0, 3, (h, w))
+        img = np.array([140, 80, 40], np.float32) + weave[..., None]
+    elif kind == "granite":  # a busy stone: fine speckle over broad clouds
+        speckle = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.5)
+        clouds = cv2.resize(cv2.GaussianBlur(rng.normal(0, 1, (h // 8, w // 8)).astype(np.float32),
+                                             (0, 0), 2), (w, h))
+        grey = 120 + 45 * speckle + 25 * clouds
+        img = np.stack([grey * 0.95, grey, grey * 1.02], axis=-1)
     else:
         raise ValueError(f"unknown table background {kind!r}")
     return np.clip(img, 0, 255).astype(np.float32)
