@@ -107,12 +107,14 @@ def _undivided(read: face.FaceRead) -> face.FaceRead:
     """A reading with pips in tile patterns but no divider and no company: a tile
     whose divider is lost (worn, glare, blur) or two dice side by side. Only the
     caller knows whether dice can be on the table, so the read carries the doubt
-    (`Domino.dice_alike`) and `vision.read.read_table` settles it. Not reported at
-    all: a middle line running out to both edges (the seam between two dice; a
+    (`Domino.dice_alike`) and `vision.read.read_table` settles it; with a blank half
+    there is no doubt (a die has no blank face). Not reported at all: a middle line running out to both edges (the seam between two dice; a
     divider stops short), and a blank face without a divider (a back, or table)."""
     if read.halves is None or read.halves == (0, 0) or read.seam:
         return face.NOT_A_TILE
     a, b = read.halves
+    if 0 in read.halves:
+        return read  # a die has no blank face: no two dice look like this
     return dataclasses.replace(read, reason=f"pips {a} and {b} but no divider line: one "
                                             "tile or two dice side by side?")
 
