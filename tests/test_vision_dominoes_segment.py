@@ -39,3 +39,20 @@ def test_an_outline_knows_how_much_its_hull_fills_its_rectangle():
     outline = segment._outline_of(notched, np.array([5, 7]))
     assert outline.fill < 0.9 < outline.hull <= 1.0
     assert np.allclose(outline.rect[0], (165, 127), atol=1.5)
+
+
+def test_a_ragged_piece_holding_a_face_is_that_face_and_the_rest():
+    """Two tiles side by side, offset along their length, whose sides and shadows
+    join one face to its neighbour's rim: the ragged piece is the ringed face and
+    what is left of it, which is the other tile."""
+    other = ((225, 80), (120, 56), 0.0)
+    ringed = ((160, 140), (120, 56), 0.0)
+    piece = cv2.dilate(_mask(ringed), np.ones((7, 7), np.uint8)) | _mask(other)
+    ragged = segment._outline_of(piece, np.array([0, 0]))
+    face = segment._outline_of(_mask(((160, 140), (112, 48), 0.0)), np.array([0, 0]))
+    assert ragged.fill < segment.NECKED_FILL <= face.fill
+    parts = segment._beside_faces(ragged, piece, [(face, _mask(((160, 140), (112, 48), 0.0)))],
+                                  np.array([0, 0]))
+    assert parts[0] == face and len(parts) == 2
+    assert np.allclose(parts[1].rect[0], (225, 80), atol=6) and 1.8 < parts[1].aspect < 2.4
+    assert segment._beside_faces(ragged, piece, [], np.array([0, 0])) == ()

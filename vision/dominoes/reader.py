@@ -64,8 +64,12 @@ def _read_scaled(frame_bgr, calibration, scale: float) -> list:
     squares = []
     for outline in segment.outlines(work, fg):
         if 0.8 <= outline.aspect <= 1.25:
-            if not outline.whole:  # a pair's refusal from specks would say nothing
-                squares.extend(_tight_square(work, outline))
+            # A pair's refusal from specks would say nothing. A square too ragged to
+            # be a pair's outline may still hold the pair's parts (segment._necked,
+            # _beside_faces).
+            square = [] if outline.whole else _tight_square(work, outline)
+            squares.extend(square)
+            found.extend([] if square else _read_parts(work, outline, die_px))
         else:
             found.extend(_read_blob(work, outline, die_px))
     halves_found, squares = pairs.halves_of_tiles(squares)
@@ -143,10 +147,14 @@ def _read_blob(frame, outline: segment.Outline, die_px):
     hulled = dataclasses.replace(outline, fill=max(outline.fill, outline.hull))
     full = [(corners, read) for corners, read in _read_outline(frame, hulled, die_px)
             if read.halves is not None and read.divider]
-    # A part cut off at a neck has a tile's shape of its own (a die's part is square).
-    parts = [(corners, read) for part in outline.necked
-             for corners, read in _read_outline(frame, part, die_px) if read.halves is not None]
-    return full or parts or first
+    return full or _read_parts(frame, outline, die_px) or first
+
+
+def _read_parts(frame, outline: segment.Outline, die_px):
+    """Tiles read with their pips in the parts of a ragged blob (`Outline.necked`):
+    each part has a tile's shape of its own (a die's part is square)."""
+    return [(corners, read) for part in outline.necked
+            for corners, read in _read_outline(frame, part, die_px) if read.halves is not None]
 
 
 def _read_outline(frame, outline: segment.Outline, die_px):

@@ -219,22 +219,24 @@ def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: flo
     edges = cv2.Canny(lab[..., 0], 30, 70) | cv2.Canny(lab[..., 1], 20, 45)
     pieces = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=4)
-    found = []
+    kept = []  # (outline, its piece in the blob's pixels)
     grow = np.ones((5, 5), np.uint8)
     # Edge lines leave thousands of specks; only pieces big enough to be a tile count.
     for i in np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area) + 1:
         x, y, w, h = stats[i, :4]
         x0, y0 = max(0, x - 3), max(0, y - 3)
         x1, y1 = min(fg.shape[1], x + w + 3), min(fg.shape[0], y + h + 3)
-        piece = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
-        piece = fill_holes(cv2.dilate(piece, grow) & fg[y0:y1, x0:x1])
-        outline = _outline_of(piece, offset + [x0, y0])
+        piece = np.zeros_like(fg)
+        piece[y0:y1, x0:x1] = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
+        piece[y0:y1, x0:x1] = fill_holes(cv2.dilate(piece[y0:y1, x0:x1], grow) & fg[y0:y1, x0:x1])
+        outline = _outline_of(piece[y0:y1, x0:x1], offset + [x0, y0])
         # A thin rim around other pieces is not an object's face.
-        if outline is None or stats[i, cv2.CC_STAT_AREA] < 0.5 * outline.area:
-            continue
-        if outline.fill < NECKED_FILL:
-            outline = dataclasses.replace(outline, necked=_necked(piece, offset + [x0, y0]))
-        found.append(outline)
+        if outline is not None and stats[i, cv2.CC_STAT_AREA] >= 0.5 * outline.area:
+            kept.append((outline, piece))
+    faces = [(outline, piece) for outline, piece in kept if outline.fill >= NECKED_FILL]
+    found = [outline if outline.fill >= NECKED_FILL else dataclasses.replace(
+        outline, necked=_necked(piece, offset) or _beside_faces(outline, piece, faces, offset))
+        for outline, piece in kept]
     if not found:
         # A small tile's divider and pip rings can cut it into pieces each too small
         # to count: then the blob itself, if it is compact, is the outline.
@@ -268,6 +270,30 @@ def _necked(piece: np.ndarray, offset) -> tuple[Outline, ...]:
     return ()
 
 
+def _beside_faces(ragged: Outline, piece: np.ndarray, faces, offset) -> tuple[Outline, ...]:
+    """A ragged piece whose rectangle holds compact faces (two tiles touching side by
+    side, the sides and shadows joining one face to its neighbour's rim, where only
+    the other face is ringed by its own edge lines): those faces and, if it is a
+    compact, tile-long outline, what is left of the piece without them; or none.
+    (_distinct keeps the ragged piece and drops the faces inside it, so they are read
+    only as its parts.)"""
+    inner = [(face, mask) for face, mask in faces if _holds(ragged, face)]
+    if not inner:
+        return ()
+    rest = piece.copy()
+    for _, mask in inner:
+        rest &= ~cv2.dilate(mask, np.ones((7, 7), np.uint8))
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    other = _outline_of(rest, offset) if cv2.countNonZero(rest) else None
+    if other is None or other.fill < NECKED_FILL or other.aspect < 1.4 or other.area < 0.3 * ragged.area:
+        return ()
+    return (*(face for face, _ in inner), other)
+
+
+def _holds(outer: Outline, inner: Outline) -> bool:
+    return cv2.pointPolygonTest(cv2.boxPoints(outer.rect).reshape(-1, 1, 2), inner.rect[0], False) >= 0
+
+
 def _outline_of(mask: np.ndarray, offset) -> Outline | None:
     """The outline of the mask's biggest region, or None when it is ragged (faces
     joined by a scrap of rim are no one object, and the wide rectangle would hide
@@ -286,8 +312,7 @@ def _distinct(found: list[Outline]) -> list[Outline]:
     """One outline per object: a rim piece and the face inside it fill to the same blob."""
     kept: list[Outline] = []
     for outline in sorted(found, key=lambda o: -o.area):
-        if not any(cv2.pointPolygonTest(cv2.boxPoints(k.rect).reshape(-1, 1, 2),
-                                        outline.rect[0], False) >= 0 for k in kept):
+        if not any(_holds(k, outline) for k in kept):
             kept.append(outline)
     return kept
 
