@@ -64,10 +64,11 @@ def _read_scaled(frame_bgr, calibration, scale: float) -> list:
     squares = []
     for outline in segment.outlines(work, fg):
         if 0.8 <= outline.aspect <= 1.25:
-            # A pair's refusal from specks would say nothing. A square too ragged to
-            # be a pair's outline may still hold the pair's parts (segment._necked,
-            # _beside_faces).
-            square = [] if outline.whole else _tight_square(work, outline)
+            # A pair's refusal from specks would say nothing. A ragged square may
+            # hold the pair's parts (segment._necked, _beside_faces): read when it is
+            # no pair's outline, or when the pair it outlines reads no tile.
+            square = [] if outline.whole else [dataclasses.replace(tight, necked=outline.necked)
+                                                for tight in _tight_square(work, outline)]
             squares.extend(square)
             found.extend([] if square else _read_parts(work, outline, die_px))
         else:
@@ -86,7 +87,9 @@ def _read_scaled(frame_bgr, calibration, scale: float) -> list:
              for c, read in found]
     for outline in squares:
         if _near(outline.short / 2, typical):
-            found.extend(_read_square(work, outline.rect))
+            pair = _read_square(work, outline.rect)
+            read = any(reading.halves is not None for _, reading in pair)
+            found.extend(pair if read else _read_parts(work, outline, die_px) or pair)
     # A back, or a pair without a seam, shows no marks to prove it is a tile: it must
     # at least have a crisp outline, which a tile-shaped patch of blotchy or unevenly
     # lit table has not.
