@@ -82,7 +82,6 @@ def split_names(names: list[str], split: str) -> list[str]:
     return names[{"even": 0, "odd": 1}[split]::2]
 
 
-
 def _distance(point: tuple[float, float], box: list[float]) -> float:
     return float(np.hypot(point[0] - (box[0] + box[2]) / 2, point[1] - (box[1] + box[3]) / 2))
 

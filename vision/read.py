@@ -40,7 +40,6 @@ def merge(reads: list[TableRead]) -> TableRead:
     return TableRead(**fields)
 
 
-
 def _same_object(centre_a, box_a, centre_b, box_b) -> bool:
     if inside(centre_a, box_b) or inside(centre_b, box_a):
         return True

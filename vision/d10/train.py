@@ -33,6 +33,7 @@ from vision.dice.tinycnn import jitter, train
 from vision.evaluate import split_names
 from vision.image_io import load_bgr
 from vision.render.fixtures import dice_scene
+from vision.types import inside
 
 TRAIN_SEED = 5000  # fixtures use 10, the documented hold-out 99-103
 JITTERS = 4
@@ -112,9 +113,9 @@ def _any_way(frame: np.ndarray, contour: np.ndarray, copies: int, rng: np.random
 def _owner(contour: np.ndarray, boxes: list[list[float]]) -> int | None:
     """Index of the labelled box the blob's centre falls in (the nearest centre), if any."""
     (x, y), _, _, _ = outline_pose(contour)
-    inside = [i for i, (x0, y0, x1, y1) in enumerate(boxes) if x0 <= x <= x1 and y0 <= y <= y1]
-    return min(inside, key=lambda i: np.hypot(x - (boxes[i][0] + boxes[i][2]) / 2,
-                                            y - (boxes[i][1] + boxes[i][3]) / 2)) if inside else None
+    holding = [i for i, box in enumerate(boxes) if inside((x, y), box)]
+    return min(holding, key=lambda i: np.hypot(x - (boxes[i][0] + boxes[i][2]) / 2,
+                                             y - (boxes[i][1] + boxes[i][3]) / 2)) if holding else None
 
 
 def _labelled(frame: np.ndarray, dice: list[dict], marker: str, rng: np.random.Generator) -> tuple[list, list]:

@@ -115,8 +115,9 @@ def _undivided(read: face.FaceRead) -> face.FaceRead:
     whose divider is lost (worn, glare, blur) or two dice side by side. Only the
     caller knows whether dice can be on the table, so the read carries the doubt
     (`Domino.dice_alike`) and `vision.read.read_table` settles it; with a blank half
-    there is no doubt (a die has no blank face). Not reported at all: a middle line running out to both edges (the seam between two dice; a
-    divider stops short), and a blank face without a divider (a back, or table)."""
+    there is no doubt (a die has no blank face). Not reported at all: a middle line
+    running out to both edges (the seam between two dice; a divider stops short),
+    and a blank face without a divider (a back, or table)."""
     if read.halves is None or read.halves == (0, 0) or read.seam:
         return face.NOT_A_TILE
     a, b = read.halves
@@ -209,7 +210,7 @@ def _tight_square(frame, outline: segment.Outline) -> list[segment.Outline]:
     for rect, fill in (segment.tighten(frame, outline.rect, aspect=1.0)[:2],
                        (outline.rect, outline.fill)):
         w, h = rect[1]
-        if fill >= MIN_FILL and 0.85 <= max(w, h) / max(min(w, h), 1e-6) <= 1.25:
+        if fill >= MIN_FILL and max(w, h) / max(min(w, h), 1e-6) <= 1.25:
             return [segment.Outline(rect, fill * w * h, fill)]
     return []
 
@@ -285,18 +286,20 @@ def _read_square(frame, rect):
     seam: parted the wrong way (along the dividers), each part is half of each tile
     and its middle line is the true seam, which runs out to its edges (a faint
     divider may not show on one of two tiles rightly parted; company is there, as
-    for every square). Two parts with no pips (two
-    backs) show no divider either way; they are parted only along a line that
-    reaches the edges clearly and twice as clearly as the other."""
+    for every square). Two parts with no pips (two backs) show no divider either
+    way; they are parted only along a line that reaches the edges clearly and twice
+    as clearly as the other."""
     tight, fill, _ = segment.tighten(frame, rect, aspect=1.0)
     if fill >= MIN_FILL and 0.85 <= tight[1][0] / max(tight[1][1], 1e-6) <= 1.18:
         rect = tight
     (clearest, first), (other, second) = pairs.side_by_side_ways(frame, _corners(rect))
-    readings = [[r for half in halves for r in _read_tight(frame, half, 1.0)] for halves in (first, second)]
-    for parts in readings:
+    readings = []
+    for halves in (first, second):
+        parts = [r for half in halves for r in _read_tight(frame, half, 1.0)]
         faces = [read for _, read in parts if read.halves is not None]
         if any(read.divider for read in faces) and not any(read.seam for read in faces):
             return parts
+        readings.append(parts)
     if clearest >= face.DIVIDER_MIN and clearest >= 1.5 * max(other, 0.0) and \
             not any(read.halves is not None for _, read in readings[0]):
         return readings[0]
