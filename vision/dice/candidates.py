@@ -1,7 +1,9 @@
 """Places worth asking the patch classifier about, each with a guess of the die's size.
 
 A lone die is one compact blob and gets one candidate at its centre, sized from the
-blob. Anything else (dice touching, a die split into pip fragments, a tray wall) is
+blob (marked `lone`: the reader gives it a second chance when the finders doubt it);
+a compact blob much bigger than the frame's typical die also gets the grid, because
+two dice touching corner to corner can look like one big die. Anything else (dice touching, a die split into pip fragments, a tray wall) is
 covered by a grid of candidates at the typical die size of this frame, and the
 classifier plus non-maximum suppression picks the real centres. This keeps the
 search cheap without ever needing the blobs themselves to be right."""
@@ -17,6 +19,7 @@ MIN_BLOB_AREA = 120
 GRID_STEP = 0.3  # grid spacing as a fraction of the die side: a die is always hit near its centre
 BIG_BLOB_DICE = 6  # blobs larger than this many die areas get thin parts skipped
 THIN_PART = 0.2  # ...where the blob is less than 0.4 die sides thick
+LONE_GRID = 1.25  # a die-shaped blob this many typical sides wide may be two dice: it gets the grid too
 DEFAULT_SIDE = 30.0  # die side in pixels of a 640-pixel-wide view when nothing better is known
 
 
@@ -25,6 +28,7 @@ class Candidate:
     x: float
     y: float
     side: float  # estimated side of the die (top face plus visible walls), pixels
+    lone: bool = False  # the centre of a blob shaped like one die
 
 
 def _is_single_die_shape(w: int, h: int, area: int) -> bool:
@@ -56,8 +60,9 @@ def find_candidates(mask: np.ndarray, die_side: float | None = None) -> tuple[li
             continue
         own = float(np.sqrt(area))
         if _is_single_die_shape(w, h, area) and 0.6 * side < own < 1.6 * side:
-            out.append(Candidate(float(centroids[i][0]), float(centroids[i][1]), own))
-            continue
+            out.append(Candidate(float(centroids[i][0]), float(centroids[i][1]), own, lone=True))
+            if own < LONE_GRID * side:
+                continue
         # Grid, offset so a blob narrower than a step still gets a point at its middle.
         blob = labels[y:y + h, x:x + w] == i
         if area > BIG_BLOB_DICE * side * side:

@@ -27,6 +27,7 @@ CENTRE_RADIUS = 0.4  # in die sides: candidates this close to the best one refin
 NUDGE = 0.2  # in die sides: the re-centring search tries this far either way in x and y
 SAME_DIE = 0.7  # in die sides: re-centred dice closer than this are one die (touching ones are ~0.9 apart)
 FACE_VETO = 0.5  # a found die the face network sees no die in is dropped
+DOUBTED_VETO = 0.2  # ...and a lone blob the finders doubted needs the face network surer still
 CERTAIN = 0.95  # first-look face probability from which the eight-view second look is skipped
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
 
@@ -167,6 +168,24 @@ def one_per_die(candidates: list[Candidate], is_die: np.ndarray) -> list[tuple[i
     return kept
 
 
+def doubted_lone(candidates: list[Candidate], is_die: np.ndarray, kept: list[tuple[int, float, float]]) -> list[int]:
+    """Candidates that are lone die-shaped blobs the finders put below DIE_THRESHOLD,
+    away from every die they kept: the face network gets the last word on them.
+
+    A blob of a die's shape and size standing alone on the table is a die far more
+    often than not, but the small finders miss glossy dice whose glare breaks up the
+    face (die probabilities of 0.01-0.3 on dice a person reads at once); the larger
+    face network reads most of them. Two-fold held out this found 6 more dice right
+    of 1487 with no phantom or wrong value added, at any veto from 0.05 to 0.5."""
+    out = []
+    for i, c in enumerate(candidates):
+        if not c.lone or is_die[i] >= DIE_THRESHOLD:
+            continue
+        if all(np.hypot(c.x - x, c.y - y) >= SUPPRESS_RADIUS * candidates[k].side for k, x, y in kept):
+            out.append(i)
+    return out
+
+
 def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
               networks: tuple[TinyCNN, ...] | None = None,
               face_networks: tuple[TinyCNN, ...] | None = None) -> TableRead:
@@ -186,6 +205,8 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     field = SquareAngles(frame_bgr)
     probs = classify_candidates(frame_bgr, field, candidates, networks)
     kept = one_per_die(candidates, 1.0 - probs[:, NOT_A_DIE])
+    doubted = doubted_lone(candidates, 1.0 - probs[:, NOT_A_DIE], kept)
+    kept += [(i, candidates[i].x, candidates[i].y) for i in doubted]
     found = recentred(frame_bgr, field, candidates, kept, probs, networks)
     patches, angles = upright_patches(frame_bgr, field, np.array([f[3:] for f in found]).reshape(-1, 2),
                                       np.array([candidates[f[0]].side for f in found]))
@@ -197,7 +218,7 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         centre = (round(x, 1), round(y, 1))
         if calibration is not None and not calibration.contains(centre):
             continue
-        if verdict[NOT_A_DIE] > FACE_VETO:
+        if verdict[NOT_A_DIE] > (DOUBTED_VETO if i in doubted else FACE_VETO):
             continue
         box = _box(x, y, candidates[i].side, angle)
         value, confidence, odd = face_call(verdict)
