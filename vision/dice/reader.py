@@ -28,6 +28,8 @@ NUDGE = 0.2  # in die sides: the re-centring search tries this far either way in
 SAME_DIE = 0.7  # in die sides: re-centred dice closer than this are one die (touching ones are ~0.9 apart)
 FACE_VETO = 0.5  # a found die the face network sees no die in is dropped
 DOUBTED_VETO = 0.2  # ...and a lone blob the finders doubted needs the face network surer still
+LOOK_SCALES = (0.9, 1.0, 1.1)  # a face left unclear is looked at again at these sizes...
+LOOK_SHIFT = 0.1  # ...and this many die sides off centre each way
 CERTAIN = 0.95  # first-look face probability from which the eight-view second look is skipped
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
 
@@ -148,6 +150,31 @@ def second_looks(patches: np.ndarray, networks: tuple[TinyCNN, ...]) -> np.ndarr
     return face_probabilities(stacked, networks).reshape(8, len(patches), -1).mean(axis=0)
 
 
+def _veto(candidate: int, doubted: list[int]) -> float:
+    return DOUBTED_VETO if candidate in doubted else FACE_VETO
+
+
+def _unclear(probs: np.ndarray) -> bool:
+    _, confidence, odd = face_call(probs)
+    return odd <= confidence < MIN_CONFIDENCE
+
+
+def closer_looks(frame_bgr: np.ndarray, field: SquareAngles, centres: np.ndarray, sides: np.ndarray,
+                 face_networks: tuple[TinyCNN, ...]) -> np.ndarray:
+    """Class probabilities per die averaged over patches a little bigger, smaller and
+    off centre (each with its eight views), for dice whose face the first two looks
+    left unclear: a patch cut a little off the die loses part of a pip row, and the
+    answer it gives is only one sample of that error. Only refusals are looked at
+    again, so confident reads are never blurred; two-fold held out this read 5 more
+    of 1487 dice right and none wrong."""
+    shifts = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
+    points = [(x + dx * LOOK_SHIFT * side, y + dy * LOOK_SHIFT * side)
+              for (x, y), side in zip(centres, sides) for _ in LOOK_SCALES for dx, dy in shifts]
+    spans = [side * scale for side in sides for scale in LOOK_SCALES for _ in shifts]
+    patches, _ = upright_patches(frame_bgr, field, np.array(points), np.array(spans))
+    return second_looks(patches, face_networks).reshape(len(centres), len(points) // len(centres), -1).mean(axis=1)
+
+
 def one_per_die(candidates: list[Candidate], is_die: np.ndarray) -> list[tuple[int, float, float]]:
     """Non-maximum suppression: (index of the best candidate, centre x, centre y) for
     each die, best first."""
@@ -212,13 +239,19 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
                                       np.array([candidates[f[0]].side for f in found]))
     # The face is the best-placed patch's call alone: averaging in off-centre
     # neighbours was measured to blur confident reads into unreadable ones.
+    calls = verdicts(patches, face_networks)
+    unclear = [n for n, (call, die) in enumerate(zip(calls, found))
+               if call[NOT_A_DIE] <= _veto(die[0], doubted) and _unclear(call)]
+    if unclear:
+        calls[unclear] = closer_looks(frame_bgr, field, np.array([found[n][3:] for n in unclear]),
+                                      np.array([candidates[found[n][0]].side for n in unclear]), face_networks)
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
-    for (i, x, y, _, _), angle, verdict in zip(found, angles, verdicts(patches, face_networks)):
+    for (i, x, y, _, _), angle, verdict in zip(found, angles, calls):
         centre = (round(x, 1), round(y, 1))
         if calibration is not None and not calibration.contains(centre):
             continue
-        if verdict[NOT_A_DIE] > (DOUBTED_VETO if i in doubted else FACE_VETO):
+        if verdict[NOT_A_DIE] > _veto(i, doubted):
             continue
         box = _box(x, y, candidates[i].side, angle)
         value, confidence, odd = face_call(verdict)
