@@ -11,9 +11,10 @@ import pytest
 
 from vision.calibration import Calibration
 from vision.dice import read_dice
-from vision.dice.classifier import face_probabilities, shipped_face_networks
+from vision.dice.classifier import CLASSES, face_probabilities, shipped_face_networks
 from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, upright_patch, upright_patches
-from vision.dice.reader import _certain, second_looks, verdicts
+from vision.dice.candidates import Candidate, find_candidates
+from vision.dice.reader import _certain, closer_looks, doubted_lone, second_looks, verdicts
 from vision.evaluate import evaluate, summary
 from vision.image_io import NotAnImage
 
@@ -154,3 +155,43 @@ def test_patches_cut_together_are_the_patches_cut_one_by_one():
             assert np.array_equal(together[k], alone)
             assert together[k].shape == (size, size, 3)
             assert angles[k] == pytest.approx(angle, abs=1e-4)
+
+
+def test_a_die_shaped_blob_is_one_lone_candidate_and_a_big_one_gets_the_grid_too():
+    mask = np.zeros((200, 400), np.uint8)
+    mask[20:50, 20:50] = 255  # one die at the typical side
+    mask[100:145, 100:145] = 255  # die-shaped but 1.5 sides: maybe two dice corner to corner
+    mask[20:50, 200:290] = 255  # three dice in a row: not die-shaped
+    candidates, side = find_candidates(mask, die_side=30.0)
+    assert side == 30.0
+    lone = [c for c in candidates if c.lone]
+    assert sorted((round(c.x), round(c.y)) for c in lone) == [(34, 34), (122, 122)]
+    assert sum(1 for c in candidates if 20 <= c.x < 50) == 1
+    assert sum(1 for c in candidates if 100 <= c.x < 145 and not c.lone) >= 4
+    assert all(not c.lone for c in candidates if c.x >= 200)
+
+
+def test_only_lone_blobs_the_finders_doubt_away_from_found_dice_get_a_second_chance():
+    candidates = [Candidate(50, 50, 30, lone=True), Candidate(200, 50, 30, lone=True),
+                  Candidate(300, 50, 30), Candidate(400, 50, 30, lone=True), Candidate(210, 60, 30)]
+    is_die = np.array([0.02, 0.3, 0.1, 0.9, 0.95])
+    kept = [(3, 400.0, 50.0), (4, 210.0, 60.0)]
+    # 0: doubted and alone; 1: doubted but within a found die; 2: not lone; 3: already found.
+    assert doubted_lone(candidates, is_die, kept) == [0]
+
+
+def test_a_closer_look_averages_the_eight_views_of_nearby_patches_at_nearby_sizes():
+    networks = shipped_face_networks()
+    frame = _frame(sorted(LABELS)[0])
+    field = SquareAngles(frame)
+    die = read_dice(frame).dice[0]
+    side = (die.box[2] - die.box[0]) / 1.2
+    look = closer_looks(frame, field, np.array([die.center]), np.array([side]), networks)
+    assert look.shape == (1, CLASSES)
+    assert look.sum() == pytest.approx(1.0, abs=1e-5)
+    x, y = die.center
+    points = [(x + dx * side / 10, y + dy * side / 10) for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
+    patches, _ = upright_patches(frame, field, np.array(points * 3),
+                                 np.array([side * k for k in (0.9, 1.0, 1.1) for _ in points]))
+    assert np.allclose(look[0], second_looks(patches, networks).mean(axis=0), atol=1e-5)
+    assert int(np.argmax(look[0][1:7])) + 1 == die.value
