@@ -11,6 +11,7 @@ import pytest
 
 from vision.calibration import Calibration
 from vision.dice import read_dice
+from vision.dice.foreground import foreground_mask
 from vision.dice.classifier import CLASSES, face_probabilities, shipped_face_networks
 from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, upright_patch, upright_patches
 from vision.dice.candidates import Candidate, find_candidates
@@ -195,3 +196,28 @@ def test_a_closer_look_averages_the_eight_views_of_nearby_patches_at_nearby_size
                                  np.array([side * k for k in (0.9, 1.0, 1.1) for _ in points]))
     assert np.allclose(look[0], second_looks(patches, networks).mean(axis=0), atol=1e-5)
     assert int(np.argmax(look[0][1:7])) + 1 == die.value
+
+
+def _white_table_with_white_die() -> np.ndarray:
+    """A white die on a white table as a camera sees it (soft focus, sensor noise):
+    only its pips stand out strongly; its outline differs from the table by a faint
+    step in brightness and not at all in colour."""
+    frame = np.full((240, 320, 3), 200, np.uint8)
+    cv2.rectangle(frame, (60, 60), (99, 99), (238, 238, 238), -1)
+    for x, y in ((70, 70), (89, 70), (70, 89), (89, 89)):
+        cv2.circle(frame, (x, y), 3, (60, 60, 60), -1)
+    cv2.line(frame, (150, 200), (310, 200), (238, 238, 238), 2)  # a faint crease in the cloth...
+    cv2.circle(frame, (230, 200), 3, (60, 60, 60), -1)  # ...with a speck of dirt on it
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.0).astype(np.float32)
+    noise = np.random.default_rng(5).normal(0, 2.0, frame.shape)
+    return np.clip(np.rint(frame + noise), 0, 255).astype(np.uint8)
+
+
+def test_a_white_die_on_a_white_table_is_found_whole_not_as_its_pips():
+    mask = foreground_mask(_white_table_with_white_die()) > 0
+    assert mask[62:98, 62:98].mean() > 0.95
+    assert mask[200, 150:310].mean() < 0.2  # the crease is thin: not grown along its length
+    candidates, _ = find_candidates(mask.astype(np.uint8) * 255)
+    die = [c for c in candidates if 60 <= c.x <= 100 and 60 <= c.y <= 100]
+    assert len(die) == 1 and die[0].lone
+    assert die[0].side == pytest.approx(40, abs=5)
