@@ -205,7 +205,7 @@ def _white_table_with_white_die() -> np.ndarray:
     frame = np.full((240, 320, 3), 200, np.uint8)
     cv2.rectangle(frame, (60, 60), (99, 99), (238, 238, 238), -1)
     for x, y in ((70, 70), (89, 70), (70, 89), (89, 89)):
-        cv2.circle(frame, (x, y), 3, (60, 60, 60), -1)
+        cv2.circle(frame, (x, y), 3, (100, 100, 100), -1)
     cv2.line(frame, (150, 200), (310, 200), (238, 238, 238), 2)  # a faint crease in the cloth...
     cv2.circle(frame, (230, 200), 3, (60, 60, 60), -1)  # ...with a speck of dirt on it
     frame = cv2.GaussianBlur(frame, (0, 0), 1.0).astype(np.float32)

@@ -15,7 +15,7 @@ BACKGROUND_GRID = 80  # the table estimate is made at this size: cheap, and dice
 COLOUR_THRESHOLD = 40
 TEXTURE_THRESHOLD = 40
 TEXTURE_WEAK = 20  # faint contrast: the walls of a white die on a white table
-WEAK_COLOURED = 0.1  # a faint region with more of its pixels differing in colour is not grown (a white die: its pips)
+WEAK_COLOURED = 0.05  # a faint region with more of its pixels differing in colour is not grown
 CHROMA_WEIGHT = 4.0
 BACKGROUND_MEDIAN = 15  # a fifth of the view: wider than any cluster of dice
 
