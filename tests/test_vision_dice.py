@@ -191,9 +191,9 @@ def test_a_closer_look_averages_the_eight_views_of_nearby_patches_at_nearby_size
     assert look.shape == (1, CLASSES)
     assert look.sum() == pytest.approx(1.0, abs=1e-5)
     x, y = die.center
-    points = [(x + dx * side / 10, y + dy * side / 10) for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
-    patches, _ = upright_patches(frame, field, np.array(points * 3),
-                                 np.array([side * k for k in (0.9, 1.0, 1.1) for _ in points]))
+    shifts = ((1, 1), (-1, -1), (1, -1), (-1, 1))
+    points = [(x, y), (x, y)] + [(x + dx * side / 10, y + dy * side / 10) for dx, dy in shifts]
+    patches, _ = upright_patches(frame, field, np.array(points), np.array([0.9 * side, 1.1 * side] + [side] * 4))
     assert np.allclose(look[0], second_looks(patches, networks).mean(axis=0), atol=1e-5)
     assert int(np.argmax(look[0][1:7])) + 1 == die.value
 

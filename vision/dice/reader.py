@@ -28,8 +28,8 @@ NUDGE = 0.2  # in die sides: the re-centring search tries this far either way in
 SAME_DIE = 0.7  # in die sides: re-centred dice closer than this are one die (touching ones are ~0.9 apart)
 FACE_VETO = 0.5  # a found die the face network sees no die in is dropped
 DOUBTED_VETO = 0.2  # ...and a lone blob the finders doubted needs the face network surer still
-LOOK_SCALES = (0.9, 1.0, 1.1)  # a face left unclear is looked at again at these sizes...
-LOOK_SHIFT = 0.1  # ...and this many die sides off centre each way
+# A face left unclear is looked at again on these patches: (size, x and y offset), in die sides.
+CLOSER_LOOKS = ((0.9, 0, 0), (1.1, 0, 0), (1, 0.1, 0.1), (1, -0.1, -0.1), (1, 0.1, -0.1), (1, -0.1, 0.1))
 CERTAIN = 0.95  # first-look face probability from which the eight-view second look is skipped
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
 
@@ -166,13 +166,12 @@ def closer_looks(frame_bgr: np.ndarray, field: SquareAngles, centres: np.ndarray
     left unclear: a patch cut a little off the die loses part of a pip row, and the
     answer it gives is only one sample of that error. Only refusals are looked at
     again, so confident reads are never blurred; two-fold held out this read 5 more
-    of 1487 dice right and none wrong."""
-    shifts = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
-    points = [(x + dx * LOOK_SHIFT * side, y + dy * LOOK_SHIFT * side)
-              for (x, y), side in zip(centres, sides) for _ in LOOK_SCALES for dx, dy in shifts]
-    spans = [side * scale for side in sides for scale in LOOK_SCALES for _ in shifts]
+    of 1487 dice right and none wrong (the same with fifteen patches, three sizes
+    times five places, at two and a half times the cost)."""
+    points = [(x + dx * side, y + dy * side) for (x, y), side in zip(centres, sides) for _, dx, dy in CLOSER_LOOKS]
+    spans = [side * scale for side in sides for scale, _, _ in CLOSER_LOOKS]
     patches, _ = upright_patches(frame_bgr, field, np.array(points), np.array(spans))
-    return second_looks(patches, face_networks).reshape(len(centres), len(points) // len(centres), -1).mean(axis=1)
+    return second_looks(patches, face_networks).reshape(len(centres), len(CLOSER_LOOKS), -1).mean(axis=1)
 
 
 def one_per_die(candidates: list[Candidate], is_die: np.ndarray) -> list[tuple[int, float, float]]:
