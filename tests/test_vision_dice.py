@@ -23,9 +23,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
 # Floors measured with the shipped model (see docs/vision.md), less a small margin.
-REAL_VALUE_RIGHT_PCT = 98.3
+REAL_VALUE_RIGHT_PCT = 98.9
 REAL_PHANTOM_PCT = 0.4
-REAL_PERFECT_PCT = 88.5
+REAL_PERFECT_PCT = 91.5
 RENDER_VALUE_RIGHT_PCT = 95.5
 RENDER_PHANTOM_PCT = 6.0
 
