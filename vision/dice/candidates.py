@@ -6,8 +6,8 @@ it); a compact blob much bigger than the frame's typical die also gets the grid,
 because two dice touching corner to corner can look like one big die. Anything
 else (dice touching, a die split into pip fragments, a tray wall) is covered by a
 grid of candidates at the typical die size of this frame, and the classifier plus
-non-maximum suppression picks the real centres. This keeps the
-search cheap without ever needing the blobs themselves to be right."""
+non-maximum suppression picks the real centres. This keeps the search cheap without
+ever needing the blobs themselves to be right."""
 
 from __future__ import annotations
 

@@ -162,12 +162,13 @@ def _unclear(probs: np.ndarray) -> bool:
 def closer_looks(frame_bgr: np.ndarray, field: SquareAngles, centres: np.ndarray, sides: np.ndarray,
                  face_networks: tuple[TinyCNN, ...]) -> np.ndarray:
     """Class probabilities per die averaged over patches a little bigger, smaller and
-    off centre (each with its eight views), for dice whose face the first two looks
-    left unclear: a patch cut a little off the die loses part of a pip row, and the
-    answer it gives is only one sample of that error. Only refusals are looked at
-    again, so confident reads are never blurred; two-fold held out this read 5 more
-    of 1487 dice right and none wrong (the same with fifteen patches, three sizes
-    times five places, at two and a half times the cost)."""
+    off centre (each with its eight views), to stand instead of the first two looks
+    for dice whose face those left unclear: a patch cut a little off the die loses
+    part of a pip row, and the answer it gives is only one sample of that error. Only
+    refusals are looked at again, so confident reads are never blurred; two-fold held
+    out this read 5 more of 1487 dice right and none wrong (the same with fifteen
+    patches, three sizes times five places including the first, at two and a half
+    times the cost)."""
     points = [(x + dx * side, y + dy * side) for (x, y), side in zip(centres, sides) for _, dx, dy in CLOSER_LOOKS]
     spans = [side * scale for side in sides for scale, _, _ in CLOSER_LOOKS]
     patches, _ = upright_patches(frame_bgr, field, np.array(points), np.array(spans))
