@@ -12,6 +12,7 @@ import pytest
 
 from vision.cards import read_cards, render
 from vision.cards.camera_look import drop_shadow, paste, photograph, table_background
+from vision.types import inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -39,8 +40,7 @@ def test_the_borderless_fixtures_count_every_back():
         backs = LABELS[name]["face_down"]
         assert backs and len(read.face_down) == len(backs), name
         for back in backs:
-            x0, y0, x1, y1 = back["box"]
-            assert sum(x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1 for d in read.face_down) == 1, name
+            assert sum(inside(d.center, back["box"]) for d in read.face_down) == 1, name
 
 
 @pytest.mark.parametrize("ink,table", [("red", "felt"), ("black", "felt"), ("blue", "wood"), ("red", "tray"),

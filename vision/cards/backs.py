@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from vision.cards.components import components_with_stats
-from vision.cards.find import BRIDGE, POKER, Region, whiteness
+from vision.cards.find import BRIDGE, POKER, Region, holds, whiteness
 
 SMOOTH_SIGMA = 2.0  # half-resolution pixels: washes out a back's printed lattice, keeps its outline
 EDGE_LOW, EDGE_HIGH = 12, 30  # Canny thresholds on each smoothed Lab channel
@@ -52,7 +52,7 @@ def find_borderless_backs(frame_bgr: np.ndarray, area_mask: np.ndarray | None,
         region = _back_region((labels[window] == k).astype(np.uint8), (x0, y0), lab[window], white[window], long_sides)
         if region is not None:
             found.append(region)
-    return [r for r in found if not any(_centre_in(r, k) or _centre_in(k, r) for k in known)]
+    return [r for r in found if not any(holds(r, k) or holds(k, r) for k in known)]
 
 
 def _card_shaped(rect: tuple) -> bool:
@@ -86,8 +86,3 @@ def _back_region(mask: np.ndarray, offset: tuple[int, int], lab: np.ndarray, whi
         return None
     full = (contour + np.array(offset, np.int32)) * 2
     return Region(full, cv2.minAreaRect(full), fill, 0)
-
-
-def _centre_in(outer: Region, inner: Region) -> bool:
-    centre = tuple(float(v) for v in inner.rect[0])
-    return cv2.pointPolygonTest(cv2.convexHull(outer.contour), centre, False) >= 0

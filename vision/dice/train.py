@@ -36,6 +36,7 @@ from vision.evaluate import split_names
 from vision.image_io import load_bgr
 from vision.render.fixtures import SEED as FIXTURE_SEED
 from vision.render.fixtures import dice_scene
+from vision.types import inside
 
 BOX_PER_SIDE = 1.37  # labelled box size / candidate side, measured on lone dice
 POSITIVE_RADIUS = 0.15  # candidate within this many box sizes of a labelled centre
@@ -50,8 +51,8 @@ D10_SEED = 7000  # none of the d10 fixtures' (10), hold-out (99-103) or training
 def _label_for(x: float, y: float, dice: list[dict]) -> int | None:
     """Class of a candidate: a face value, 0 for no die, None when ambiguous."""
     for die in dice:
-        x0, y0, x1, y1 = die["box"]
-        if x0 <= x <= x1 and y0 <= y <= y1:
+        if inside((x, y), die["box"]):
+            x0, y0, x1, y1 = die["box"]
             size = (x1 - x0 + y1 - y0) / 2
             near = np.hypot(x - (x0 + x1) / 2, y - (y0 + y1) / 2) < POSITIVE_RADIUS * size
             return int(die["value"]) if near else None
