@@ -19,7 +19,7 @@ import numpy as np
 MIN_BLOB_AREA = 120
 GRID_STEP = 0.3  # grid spacing as a fraction of the die side: a die is always hit near its centre
 BIG_BLOB_DICE = 6  # blobs larger than this many die areas get thin parts skipped
-THIN_PART = 0.2  # ...where the blob is less than 0.4 die sides thick
+THIN_PART = 0.25  # ...where the blob is less than half a die side thick
 LONE_GRID = 1.35  # a die-shaped blob this many typical sides wide may be two dice: it gets the grid too
 DEFAULT_SIDE = 30.0  # die side in pixels of a 640-pixel-wide view when nothing better is known
 
