@@ -172,6 +172,19 @@ def test_a_die_shaped_blob_is_one_lone_candidate_and_a_big_one_gets_the_grid_too
     assert all(not c.lone for c in candidates if c.x >= 200)
 
 
+def test_a_tray_rim_gets_no_grid_points_but_dice_against_it_do():
+    mask = np.zeros((300, 300), np.uint8)
+    cv2.rectangle(mask, (20, 20), (279, 279), 255, 13)  # a rim 13 px (0.43 sides) thick
+    mask[27:57, 120:150] = 255  # a die against the inside of the top rim
+    mask[130:160, 130:160] = 255  # a die alone in the tray
+    candidates, _ = find_candidates(mask, die_side=30.0)
+    on_rim = [c for c in candidates if not (27 <= c.x <= 272 and 27 <= c.y <= 272)]
+    assert on_rim == []
+    against = [c for c in candidates if 120 <= c.x < 150 and 27 <= c.y < 57]
+    assert any(abs(c.x - 135) < 8 and abs(c.y - 42) < 8 for c in against)
+    assert [c for c in candidates if c.lone] == [Candidate(144.5, 144.5, 30.0, lone=True)]
+
+
 def test_only_lone_blobs_the_finders_doubt_away_from_found_dice_get_a_second_chance():
     candidates = [Candidate(50, 50, 30, lone=True), Candidate(200, 50, 30, lone=True),
                   Candidate(300, 50, 30), Candidate(400, 50, 30, lone=True), Candidate(210, 60, 30)]
