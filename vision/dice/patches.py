@@ -30,7 +30,8 @@ class SquareAngles:
         gx = cv2.Sobel(half, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(half, cv2.CV_32F, 0, 1, ksize=3)
         re2, im2 = gx * gx - gy * gy, 2 * gx * gy  # (gx + i gy)^2
-        mag3 = (gx * gx + gy * gy) ** 1.5 + 1e-6
+        mag2 = gx * gx + gy * gy
+        mag3 = mag2 * np.sqrt(mag2) + 1e-6  # |g|^3; a float power costs three times as much
         # (gx + i gy)^4 / |g|^3: unit fourth-power direction times the strength.
         self._re = cv2.integral((re2 * re2 - im2 * im2) / mag3, sdepth=cv2.CV_64F)
         self._im = cv2.integral((2 * re2 * im2) / mag3, sdepth=cv2.CV_64F)
