@@ -172,6 +172,21 @@ def test_a_die_shaped_blob_is_one_lone_candidate_and_a_big_one_gets_the_grid_too
     assert all(not c.lone for c in candidates if c.x >= 200)
 
 
+def test_a_die_turned_45_degrees_is_a_lone_candidate_but_two_turned_dice_are_not():
+    mask = np.zeros((200, 400), np.uint8)
+    mask[20:50, 20:50] = 255  # upright dice set the typical size: 30 px
+    mask[20:50, 320:350] = 255
+    turned = cv2.boxPoints(((100.0, 130.0), (30.0, 30.0), 45.0))
+    cv2.fillConvexPoly(mask, np.round(turned).astype(np.int32), 255)  # fills half its upright box
+    pair = cv2.boxPoints(((250.0, 130.0), (60.0, 30.0), 45.0))  # two turned dice side by side
+    cv2.fillConvexPoly(mask, np.round(pair).astype(np.int32), 255)
+    candidates, side = find_candidates(mask)
+    assert side == pytest.approx(30.0, abs=1)
+    lone = sorted((round(c.x), round(c.y)) for c in candidates if c.lone)
+    assert lone == [(34, 34), (100, 130), (334, 34)]
+    assert sum(1 for c in candidates if 210 < c.x < 290) >= 4  # the pair gets the grid
+
+
 def test_a_tray_rim_gets_no_grid_points_but_dice_against_it_do():
     mask = np.zeros((300, 300), np.uint8)
     cv2.rectangle(mask, (20, 20), (279, 279), 255, 13)  # a rim 13 px (0.43 sides) thick

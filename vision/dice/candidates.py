@@ -21,6 +21,8 @@ GRID_STEP = 0.3  # grid spacing as a fraction of the die side: a die is always h
 BIG_BLOB_DICE = 6  # blobs larger than this many die areas get thin parts skipped
 THIN_PART = 0.25  # ...where the blob is less than half a die side thick
 LONE_GRID = 1.35  # a die-shaped blob this many typical sides wide may be two dice: it gets the grid too
+TURNED_ASPECT = 1.4  # a turned die's blob: longest over shortest spread...
+TURNED_FILL = 0.85  # ...and its area over a filled square's of the same spread
 DEFAULT_SIDE = 30.0  # die side in pixels of a 640-pixel-wide view when nothing better is known
 
 
@@ -32,8 +34,29 @@ class Candidate:
     lone: bool = False  # the centre of a blob shaped like one die
 
 
-def _is_single_die_shape(w: int, h: int, area: int) -> bool:
-    return 0.7 < w / h < 1.4 and area / float(w * h) > 0.6
+def _is_single_die_shape(w: int, h: int, area: int, blob: np.ndarray | None = None) -> bool:
+    """Whether a blob (w x h box, `area` pixels) is shaped like one die: filling its
+    box, or, given the blob's own pixels, at any angle (_is_turned_die_shape)."""
+    if not 0.7 < w / h < 1.4:
+        return False
+    return area / float(w * h) > 0.6 or (blob is not None and _is_turned_die_shape(blob, area))
+
+
+def _is_turned_die_shape(blob: np.ndarray, area: int) -> bool:
+    """As round as a square in its second moments: their two axes alike, and as
+    tight as a filled square's.
+
+    A square turned 30-45 degrees fills only half of its upright box, so the box test
+    passes dice lying nearly square to the view only. With this test the others get
+    their own candidate and size too, and the second chance lone dice get; the
+    frame's typical size is still taken from the box test's dice alone (taking these
+    in too lost two dice held out)."""
+    m = cv2.moments(blob, binaryImage=True)
+    a, b, c = m["mu20"] / area, m["mu11"] / area, m["mu02"] / area
+    spread = np.hypot((a - c) / 2, b)
+    major, minor = (a + c) / 2 + spread, (a + c) / 2 - spread
+    # A filled square of side s has both variances s^2 / 12.
+    return minor > 0 and major / minor < TURNED_ASPECT ** 2 and area / (12 * np.sqrt(major * minor)) > TURNED_FILL
 
 
 def typical_die_side(stats: np.ndarray, frame_width: int) -> float:
@@ -60,7 +83,8 @@ def find_candidates(mask: np.ndarray, die_side: float | None = None) -> tuple[li
         if area < MIN_BLOB_AREA * (side / DEFAULT_SIDE) ** 2 * 0.5:
             continue
         own = float(np.sqrt(area))
-        if _is_single_die_shape(w, h, area) and 0.6 * side < own < 1.6 * side:
+        if 0.6 * side < own < 1.6 * side and _is_single_die_shape(
+                w, h, area, (labels[y:y + h, x:x + w] == i).view(np.uint8)):
             out.append(Candidate(float(centroids[i][0]), float(centroids[i][1]), own, lone=True))
             if own < LONE_GRID * side:
                 continue
