@@ -23,11 +23,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
 # Floors measured with the shipped model (see docs/vision.md), less a small margin.
-REAL_VALUE_RIGHT_PCT = 98.9
+REAL_VALUE_RIGHT_PCT = 99.0
 REAL_PHANTOM_PCT = 0.4
-REAL_PERFECT_PCT = 91.5
+REAL_PERFECT_PCT = 92.0
 RENDER_VALUE_RIGHT_PCT = 95.5
-RENDER_PHANTOM_PCT = 6.0
+RENDER_PHANTOM_PCT = 5.5
 
 
 def _frame(name: str) -> np.ndarray:
