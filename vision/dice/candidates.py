@@ -83,13 +83,12 @@ def find_candidates(mask: np.ndarray, die_side: float | None = None) -> tuple[li
         if area < MIN_BLOB_AREA * (side / DEFAULT_SIDE) ** 2 * 0.5:
             continue
         own = float(np.sqrt(area))
-        if 0.6 * side < own < 1.6 * side and _is_single_die_shape(
-                w, h, area, (labels[y:y + h, x:x + w] == i).view(np.uint8)):
+        blob = labels[y:y + h, x:x + w] == i
+        if 0.6 * side < own < 1.6 * side and _is_single_die_shape(w, h, area, blob.view(np.uint8)):
             out.append(Candidate(float(centroids[i][0]), float(centroids[i][1]), own, lone=True))
             if own < LONE_GRID * side:
                 continue
         # Grid, offset so a blob narrower than a step still gets a point at its middle.
-        blob = labels[y:y + h, x:x + w] == i
         if area > BIG_BLOB_DICE * side * side:
             # A blob this big is a crowd of dice or a tray rim with dice against it:
             # no die centre lies on its thin parts (the rim itself).
