@@ -17,7 +17,7 @@ from vision.cards.camera_look import paste, table_background
 from vision.d10 import read_d10, render
 from vision.evaluate import evaluate, summary
 from vision.image_io import NotAnImage, load_bgr
-from vision.types import TableRead
+from vision.types import TableRead, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "d10"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -44,8 +44,7 @@ def test_dice_of_a_render_seed_never_used_in_training_are_read_and_never_wrong()
     for frame, label in render.scenes(6, seed=101):
         read = read_d10(frame)
         for die in label["d10"]:
-            x0, y0, x1, y1 = die["box"]
-            values = [d.value for d in read.d10 if x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1]
+            values = [d.value for d in read.d10 if inside(d.center, die["box"])]
             assert values in ([], [die["value"]]), (die, values)
             labelled, right = labelled + 1, right + (values == [die["value"]])
         assert len(read.d10) <= len(label["d10"])

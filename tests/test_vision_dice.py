@@ -11,13 +11,14 @@ import pytest
 
 from vision.calibration import Calibration
 from vision.dice import read_dice
-from vision.dice.foreground import foreground_mask
-from vision.dice.classifier import CLASSES, face_probabilities, shipped_face_networks
-from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, upright_patch, upright_patches
 from vision.dice.candidates import Candidate, find_candidates
+from vision.dice.classifier import CLASSES, face_probabilities, shipped_face_networks
+from vision.dice.foreground import foreground_mask
+from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, upright_patch, upright_patches
 from vision.dice.reader import _certain, closer_looks, doubted_lone, second_looks, verdicts
 from vision.evaluate import evaluate, summary
 from vision.image_io import NotAnImage
+from vision.types import inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -65,8 +66,7 @@ def test_most_cocked_dice_are_not_read():
         read = read_dice(_frame(name))
         for u in odd:
             cocked += 1
-            x0, y0, x1, y1 = u["box"]
-            read_cocked += any(x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1 for d in read.dice)
+            read_cocked += any(inside(d.center, u["box"]) for d in read.dice)
     assert cocked >= 4
     assert read_cocked <= cocked // 2
 

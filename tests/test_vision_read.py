@@ -67,8 +67,7 @@ def test_cli_read_json_reports_bad_files_and_reads_the_rest(tmp_path, capsys):
     assert len(out[0]["dice"]) + len(out[0]["unreadable"]) >= len(labels["dice"]) - 1
     for d in out[0]["dice"]:
         assert 1 <= d["value"] <= 6 and 0 < d["confidence"] <= 1
-        x0, y0, x1, y1 = d["box"]
-        assert x0 <= d["center"][0] <= x1 and y0 <= d["center"][1] <= y1
+        assert inside(d["center"], d["box"])
 
 
 def test_cli_read_all_good_files_exit_zero(capsys):
