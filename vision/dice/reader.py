@@ -16,6 +16,7 @@ from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, ship
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
 from vision.dice.tinycnn import TinyCNN
+from vision.dice.working_scale import calibration_for, look_factor, read_in_frame, resized, working_factor
 from vision.image_io import checked_bgr
 from vision.types import Die, TableRead, Unreadable
 
@@ -218,17 +219,49 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
               face_networks: tuple[TinyCNN, ...] | None = None) -> TableRead:
     """Every d6 in the frame (inside the play area when calibrated); `networks` (the
     finders) and `face_networks` replace the shipped ones (for measuring freshly
-    trained models)."""
+    trained models). A frame whose dice are far from the size the networks learnt is
+    read resized (vision.dice.working_scale), in the frame's own pixels all the same."""
     networks = networks or shipped_networks()
     face_networks = face_networks or shipped_face_networks()
     checked_bgr(frame_bgr)
+    factor, candidates = _working_scale(frame_bgr, calibration)
+    if candidates is not None and factor == 1.0:
+        return _read(frame_bgr, calibration, candidates, networks, face_networks)
+    if factor == 1.0:
+        return _read(frame_bgr, calibration, _candidates(frame_bgr, calibration)[0], networks, face_networks)
+    small = resized(frame_bgr, factor)
+    small_calibration = calibration_for(calibration, small.shape, frame_bgr.shape) if calibration else None
+    read = _read(small, small_calibration, _candidates(small, small_calibration)[0], networks, face_networks)
+    return read_in_frame(read, small.shape, frame_bgr.shape)
+
+
+def _working_scale(frame_bgr: np.ndarray, calibration: Calibration | None) -> tuple[float, list[Candidate] | None]:
+    """The factor the frame is read at, and its candidates if they were found on the
+    frame itself (a frame of the photos' size, not calibrated: the usual case, so
+    measuring the dice costs nothing extra)."""
+    if calibration is not None and calibration.die_px:
+        return working_factor(calibration.die_px * SIDE_PER_CALIBRATED_FACE), None
+    shrink = look_factor(frame_bgr.shape)
+    if shrink == 1.0:
+        candidates, side = _candidates(frame_bgr, calibration)
+        return working_factor(side), candidates
+    look = resized(frame_bgr, shrink)
+    _, side = _candidates(look, calibration_for(calibration, look.shape, frame_bgr.shape) if calibration else None)
+    return working_factor(side / shrink), None
+
+
+def _candidates(frame_bgr: np.ndarray, calibration: Calibration | None) -> tuple[list[Candidate], float]:
     mask = foreground_mask(frame_bgr)
     die_side = None
     if calibration is not None:
         mask = mask & calibration.mask(frame_bgr.shape)
         if calibration.die_px:
             die_side = calibration.die_px * SIDE_PER_CALIBRATED_FACE
-    candidates, _ = find_candidates(mask, die_side)
+    return find_candidates(mask, die_side)
+
+
+def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: list[Candidate],
+          networks: tuple[TinyCNN, ...], face_networks: tuple[TinyCNN, ...]) -> TableRead:
     field = SquareAngles(frame_bgr)
     probs = classify_candidates(frame_bgr, field, candidates, networks)
     is_die = 1.0 - probs[:, NOT_A_DIE]
