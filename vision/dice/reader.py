@@ -219,16 +219,16 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
               face_networks: tuple[TinyCNN, ...] | None = None) -> TableRead:
     """Every d6 in the frame (inside the play area when calibrated); `networks` (the
     finders) and `face_networks` replace the shipped ones (for measuring freshly
-    trained models). A frame whose dice are far from the size the networks learnt is
-    read resized (vision.dice.working_scale), in the frame's own pixels all the same."""
+    trained models). A frame whose dice are much bigger than the networks learnt them
+    is read shrunk (vision.dice.working_scale), in the frame's own pixels all the same."""
     networks = networks or shipped_networks()
     face_networks = face_networks or shipped_face_networks()
     checked_bgr(frame_bgr)
     factor, candidates = _working_scale(frame_bgr, calibration)
-    if candidates is not None and factor == 1.0:
-        return _read(frame_bgr, calibration, candidates, networks, face_networks)
     if factor == 1.0:
-        return _read(frame_bgr, calibration, _candidates(frame_bgr, calibration)[0], networks, face_networks)
+        if candidates is None:
+            candidates, _ = _candidates(frame_bgr, calibration)
+        return _read(frame_bgr, calibration, candidates, networks, face_networks)
     small = resized(frame_bgr, factor)
     small_calibration = calibration_for(calibration, small.shape, frame_bgr.shape) if calibration else None
     read = _read(small, small_calibration, _candidates(small, small_calibration)[0], networks, face_networks)
