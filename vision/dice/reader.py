@@ -239,8 +239,8 @@ def _working_scale(frame_bgr: np.ndarray, calibration: Calibration | None) -> tu
     """The factor the frame is read at, and its candidates if they were found on the
     frame itself (a frame of the photos' size, not calibrated: the usual case, so
     measuring the dice costs nothing extra)."""
-    if calibration is not None and calibration.die_px:
-        return working_factor(calibration.die_px * SIDE_PER_CALIBRATED_FACE), None
+    if (side := _calibrated_side(calibration)) is not None:
+        return working_factor(side), None
     shrink = look_factor(frame_bgr.shape)
     if shrink == 1.0:
         candidates, side = _candidates(frame_bgr, calibration)
@@ -250,14 +250,18 @@ def _working_scale(frame_bgr: np.ndarray, calibration: Calibration | None) -> tu
     return working_factor(side / shrink), None
 
 
+def _calibrated_side(calibration: Calibration | None) -> float | None:
+    """The die side (face plus walls, as candidates measure it) the calibration gives."""
+    if calibration is None or not calibration.die_px:
+        return None
+    return calibration.die_px * SIDE_PER_CALIBRATED_FACE
+
+
 def _candidates(frame_bgr: np.ndarray, calibration: Calibration | None) -> tuple[list[Candidate], float]:
     mask = foreground_mask(frame_bgr)
-    die_side = None
     if calibration is not None:
         mask = mask & calibration.mask(frame_bgr.shape)
-        if calibration.die_px:
-            die_side = calibration.die_px * SIDE_PER_CALIBRATED_FACE
-    return find_candidates(mask, die_side)
+    return find_candidates(mask, _calibrated_side(calibration))
 
 
 def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: list[Candidate],
