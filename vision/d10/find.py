@@ -28,6 +28,7 @@ ONE_DIE_ELONGATION = 1.8
 CORE = 0.75  # share of a cluster's deepest inside distance that marks one die's core
 CLUSTER_DICE = 4  # a cluster of touching dice is at most this many dice long
 SPLIT_DEPTH = 2
+RECTANGLE_FILL = 0.92  # share of its smallest box above which a big thing is a card or a tile (_rectangle)
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,35 @@ def blob_outlines(difference: TableDifference, area_mask: np.ndarray | None,
         elif low <= length <= CLUSTER_DICE * high:
             clusters.append(outline * 2)
     return dice, clusters
+
+
+def oversized(frame_bgr: np.ndarray, area_mask: np.ndarray | None,
+              die_px: float | None) -> list[tuple[np.ndarray, float]]:
+    """Full-resolution outlines, with their lengths, of things as compact as one die but
+    too long for one at the reader's sizes: a die seen much closer than those sizes
+    assume (a close-up photo, a low camera), or dice touching in a square. Looked for
+    in a half-size copy, whose table window is twice as wide: in the frame itself a
+    die more than twice too long is part of the table estimate under it and breaks
+    into pieces."""
+    h, w = frame_bgr.shape[:2]
+    half = cv2.resize(frame_bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    lone, clusters = blob_outlines(table_difference(half), area_mask, die_px / 2 if die_px else None)
+    high = _die_sizes(die_px)[1]
+    found = []
+    for outline in lone + clusters:
+        length, compact = _length(outline.astype(np.float32) / 2)
+        if compact and 2 * length > high and not _rectangle(outline):
+            found.append((outline * 2, 2 * length))
+    return found
+
+
+def _rectangle(outline: np.ndarray) -> bool:
+    """Whether an outline is a card's or a tile's: its hull fills its smallest box.
+    A d10 seen from above, a kite between side faces, fills 0.75-0.88 of it (the
+    rendered ones enlarged two and three times); a whole card or tile 0.93-0.99."""
+    points = outline.astype(np.float32)
+    (_, _), (w, h), _ = cv2.minAreaRect(points)
+    return cv2.contourArea(cv2.convexHull(points)) > RECTANGLE_FILL * w * h
 
 
 def die_blobs(frame_bgr: np.ndarray, area_mask: np.ndarray | None, die_px: float | None,

@@ -22,14 +22,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.calibration import Calibration
 from vision.d10 import classifier
-from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines, table_difference, touching_dice,
-                             whole_die)
+from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines, oversized, table_difference,
+                             touching_dice, whole_die)
 from vision.d10.patch import face_patch, number_turn, outline_pose
 from vision.image_io import checked_bgr
+from vision.resized_read import calibration_for, read_in_frame, resized
 from vision.types import D10, TableRead, Unreadable
 
 IS_D10 = 0.9  # the networks' belief that a blob is a d10 at all, below which it is ignored
@@ -40,6 +42,7 @@ SURE_D10 = 0.99
 LOOK_AGAIN = 0.5  # a blob taken for a d10 at least this much by the first look gets a second
 LEANS = 0.5  # a look giving another number this much vetoes a read
 MAX_ELONGATION = ONE_DIE_ELONGATION  # longer blobs are looked for touching dice
+WORKING_LENGTH = 64.0  # pixels: a die seen too close is looked at this long (renders learnt: 32-100)
 
 
 @dataclass(frozen=True)
@@ -155,10 +158,39 @@ def _more_cuts(frame_bgr: np.ndarray, blob: _Blob, difference: TableDifference) 
 
 
 def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
-    """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given)."""
+    """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given).
+
+    A thing as compact as one die but too long for one (find.oversized) is looked at
+    again in a copy of the frame shrunk to bring it to WORKING_LENGTH, the middle of
+    the sizes the networks learnt: the reader's pixel sizes (the table window, the
+    longest die) hold for dice up to about 130 pixels. What the copy finds there
+    stands where the frame itself found nothing (dice touching in a square are read
+    at the frame's own size)."""
     frame_bgr = checked_bgr(frame_bgr, min_side=32)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
+    read = _read(frame_bgr, area, die_px)
+    close = [(outline, length) for outline, length in oversized(frame_bgr, area, die_px)
+             if not any(_within(item.center, outline) for item in read.d10 + read.unreadable)]
+    small = resized(frame_bgr, WORKING_LENGTH / float(np.median([length for _, length in close]))) if close else None
+    if small is None or min(small.shape[:2]) < 32:
+        return read
+    small_calibration = calibration_for(calibration, small.shape, frame_bgr.shape) if calibration else None
+    shrunk = read_in_frame(read_d10(small, small_calibration), small.shape, frame_bgr.shape)
+
+    def seen_close(item) -> bool:
+        return any(_within(item.center, outline) for outline, _ in close)
+
+    return TableRead(d10=read.d10 + tuple(filter(seen_close, shrunk.d10)),
+                     unreadable=read.unreadable + tuple(filter(seen_close, shrunk.unreadable)))
+
+
+def _within(point: tuple[float, float], outline: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(outline.astype(np.float32), point, False) >= 0
+
+
+def _read(frame_bgr: np.ndarray, area: np.ndarray | None, die_px: float | None) -> TableRead:
+    """The dice read at the frame's own size."""
     difference = table_difference(frame_bgr)
     blobs, firsts = _blobs(frame_bgr, difference, area, die_px)
     more = [list(_more_cuts(frame_bgr, blob, difference)) if 1.0 - first.p[classifier.NOT_D10] >= LOOK_AGAIN else []

@@ -16,8 +16,9 @@ from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, ship
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
 from vision.dice.tinycnn import TinyCNN
-from vision.dice.working_scale import calibration_for, look_factor, read_in_frame, resized, working_factor
+from vision.dice.working_scale import look_factor, working_factor
 from vision.image_io import checked_bgr
+from vision.resized_read import calibration_for, read_in_frame, resized
 from vision.types import Die, TableRead, Unreadable
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
@@ -220,7 +221,7 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     """Every d6 in the frame (inside the play area when calibrated); `networks` (the
     finders) and `face_networks` replace the shipped ones (for measuring freshly
     trained models). A frame whose dice are much bigger than the networks learnt them
-    is read shrunk (vision.dice.working_scale), in the frame's own pixels all the same."""
+    is read shrunk (vision.dice.working_scale, vision.resized_read), in the frame's own pixels all the same."""
     networks = networks or shipped_networks()
     face_networks = face_networks or shipped_face_networks()
     checked_bgr(frame_bgr)
