@@ -16,7 +16,7 @@ from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, ship
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
 from vision.dice.tinycnn import TinyCNN
-from vision.dice.working_scale import look_factor, working_factor
+from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, look_factor, working_factor
 from vision.image_io import checked_bgr
 from vision.resized_read import calibration_for, read_in_frame, resized
 from vision.types import Die, TableRead, Unreadable
@@ -225,30 +225,36 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     networks = networks or shipped_networks()
     face_networks = face_networks or shipped_face_networks()
     checked_bgr(frame_bgr)
-    factor, candidates = _working_scale(frame_bgr, calibration)
-    if factor == 1.0:
-        if candidates is None:
-            candidates, _ = _candidates(frame_bgr, calibration)
-        return _read(frame_bgr, calibration, candidates, networks, face_networks)
-    small = resized(frame_bgr, factor)
-    small_calibration = calibration_for(calibration, small.shape, frame_bgr.shape) if calibration else None
-    read = _read(small, small_calibration, _candidates(small, small_calibration)[0], networks, face_networks)
-    return read_in_frame(read, small.shape, frame_bgr.shape)
+    frame, frame_calibration, candidates = _working_frame(frame_bgr, calibration)
+    if candidates is None:
+        candidates, _ = _candidates(frame, frame_calibration)
+    read = _read(frame, frame_calibration, candidates, networks, face_networks)
+    return read if frame is frame_bgr else read_in_frame(read, frame.shape, frame_bgr.shape)
 
 
-def _working_scale(frame_bgr: np.ndarray, calibration: Calibration | None) -> tuple[float, list[Candidate] | None]:
-    """The factor the frame is read at, and its candidates if they were found on the
-    frame itself (a frame of the photos' size, not calibrated: the usual case, so
-    measuring the dice costs nothing extra)."""
+def _working_frame(frame_bgr: np.ndarray, calibration: Calibration | None
+                   ) -> tuple[np.ndarray, Calibration | None, list[Candidate] | None]:
+    """The frame at the size it is read at, its calibration, and its candidates when
+    measuring the dice found them already: a frame of the photos' size, or a bigger
+    frame whose 640-pixel copy shows dice of the sizes learnt (the usual camera frame),
+    is read as measured, at no extra cost."""
     if (side := _calibrated_side(calibration)) is not None:
-        return working_factor(side), None
+        return (*_shrunk(frame_bgr, calibration, working_factor(side)), None)
     shrink = look_factor(frame_bgr.shape)
-    if shrink == 1.0:
-        candidates, side = _candidates(frame_bgr, calibration)
-        return working_factor(side), candidates
-    look = resized(frame_bgr, shrink)
-    _, side = _candidates(look, calibration_for(calibration, look.shape, frame_bgr.shape) if calibration else None)
-    return working_factor(side / shrink), None
+    look, look_calibration = _shrunk(frame_bgr, calibration, shrink)
+    candidates, side = _candidates(look, look_calibration)
+    factor = working_factor(side / shrink)
+    if factor == 1.0 and shrink == 1.0 or factor < 1.0 and abs(side - TARGET) <= CLOSE_ENOUGH * TARGET:
+        return look, look_calibration, candidates
+    return (*_shrunk(frame_bgr, calibration, factor), None)
+
+
+def _shrunk(frame_bgr: np.ndarray, calibration: Calibration | None,
+            factor: float) -> tuple[np.ndarray, Calibration | None]:
+    if factor == 1.0:
+        return frame_bgr, calibration
+    small = resized(frame_bgr, factor)
+    return small, calibration_for(calibration, small.shape, frame_bgr.shape) if calibration else None
 
 
 def _calibrated_side(calibration: Calibration | None) -> float | None:

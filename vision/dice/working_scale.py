@@ -13,6 +13,7 @@ from __future__ import annotations
 LARGEST = 42.0  # typical die side (pixels) still read as it is: the photos' 20-37 and a margin
 TARGET = 30.0  # ...and the side a frame of bigger dice is shrunk to
 LOOK = 640  # a bigger frame's die size is measured on a copy this many pixels long
+CLOSE_ENOUGH = 0.15  # ...and that copy is read itself when its dice are this near TARGET (a share of it)
 
 
 def working_factor(side: float) -> float:
