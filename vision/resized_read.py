@@ -51,6 +51,15 @@ def calibration_for(calibration: Calibration, small_shape: tuple[int, ...], shap
                        die_px=calibration.die_px * (fx + fy) / 2 if calibration.die_px else None)
 
 
+def shrunk(frame_bgr: np.ndarray, calibration: Calibration | None,
+           factor: float) -> tuple[np.ndarray, Calibration | None]:
+    """The frame resized by `factor` (itself at 1) and its calibration for that size."""
+    if factor == 1.0:
+        return frame_bgr, calibration
+    small = resized(frame_bgr, factor)
+    return small, calibration_for(calibration, small.shape, frame_bgr.shape) if calibration else None
+
+
 def read_in_frame(read: TableRead, small_shape: tuple[int, ...], shape: tuple[int, ...]) -> TableRead:
     """A read of the resized frame, in the pixels of the `shape` frame: every object
     of every kind (angles do not change: both axes scale alike but for rounding)."""

@@ -103,17 +103,15 @@ def blob_outlines(difference: TableDifference, area_mask: np.ndarray | None,
     return dice, clusters
 
 
-def oversized(frame_bgr: np.ndarray, area_mask: np.ndarray | None,
+def oversized(difference: TableDifference, area_mask: np.ndarray | None,
               die_px: float | None) -> list[tuple[np.ndarray, float]]:
     """Full-resolution outlines, with their lengths, of things as compact as one die but
     too long for one at the reader's sizes: a die seen much closer than those sizes
     assume (a close-up photo, a low camera), or dice touching in a square. Looked for
     in a half-size copy, whose table window is twice as wide: in the frame itself a
     die more than twice too long is part of the table estimate under it and breaks
-    into pieces."""
-    h, w = frame_bgr.shape[:2]
-    half = cv2.resize(frame_bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    lone, clusters = blob_outlines(table_difference(half), area_mask, die_px / 2 if die_px else None)
+    into pieces (the frame's own `difference` holds that copy)."""
+    lone, clusters = blob_outlines(table_difference(difference.frame), area_mask, die_px / 2 if die_px else None)
     high = _die_sizes(die_px)[1]
     found = []
     for outline in lone + clusters:

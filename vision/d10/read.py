@@ -31,7 +31,7 @@ from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines,
                              touching_dice, whole_die)
 from vision.d10.patch import face_patch, number_turn, outline_pose
 from vision.image_io import checked_bgr
-from vision.resized_read import calibration_for, read_in_frame, resized
+from vision.resized_read import read_in_frame, shrunk
 from vision.types import D10, TableRead, Unreadable
 
 IS_D10 = 0.9  # the networks' belief that a blob is a d10 at all, below which it is ignored
@@ -169,29 +169,31 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     frame_bgr = checked_bgr(frame_bgr, min_side=32)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
-    read = _read(frame_bgr, area, die_px)
-    close = [(outline, length) for outline, length in oversized(frame_bgr, area, die_px)
+    difference = table_difference(frame_bgr)
+    read = _read(frame_bgr, difference, area, die_px)
+    close = [(outline, length) for outline, length in oversized(difference, area, die_px)
              if not any(_within(item.center, outline) for item in read.d10 + read.unreadable)]
-    small = resized(frame_bgr, WORKING_LENGTH / float(np.median([length for _, length in close]))) if close else None
-    if small is None or min(small.shape[:2]) < 32:
+    if not close:
         return read
-    small_calibration = calibration_for(calibration, small.shape, frame_bgr.shape) if calibration else None
-    shrunk = read_in_frame(read_d10(small, small_calibration), small.shape, frame_bgr.shape)
+    small, small_calibration = shrunk(frame_bgr, calibration, WORKING_LENGTH / float(np.median([n for _, n in close])))
+    if min(small.shape[:2]) < 32:
+        return read
+    closer = read_in_frame(read_d10(small, small_calibration), small.shape, frame_bgr.shape)
 
     def seen_close(item) -> bool:
         return any(_within(item.center, outline) for outline, _ in close)
 
-    return TableRead(d10=read.d10 + tuple(filter(seen_close, shrunk.d10)),
-                     unreadable=read.unreadable + tuple(filter(seen_close, shrunk.unreadable)))
+    return TableRead(d10=read.d10 + tuple(filter(seen_close, closer.d10)),
+                     unreadable=read.unreadable + tuple(filter(seen_close, closer.unreadable)))
 
 
 def _within(point: tuple[float, float], outline: np.ndarray) -> bool:
     return cv2.pointPolygonTest(outline.astype(np.float32), point, False) >= 0
 
 
-def _read(frame_bgr: np.ndarray, area: np.ndarray | None, die_px: float | None) -> TableRead:
+def _read(frame_bgr: np.ndarray, difference: TableDifference, area: np.ndarray | None,
+          die_px: float | None) -> TableRead:
     """The dice read at the frame's own size."""
-    difference = table_difference(frame_bgr)
     blobs, firsts = _blobs(frame_bgr, difference, area, die_px)
     more = [list(_more_cuts(frame_bgr, blob, difference)) if 1.0 - first.p[classifier.NOT_D10] >= LOOK_AGAIN else []
             for blob, first in zip(blobs, firsts)]

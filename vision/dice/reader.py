@@ -18,7 +18,7 @@ from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
 from vision.dice.tinycnn import TinyCNN
 from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, look_factor, working_factor
 from vision.image_io import checked_bgr
-from vision.resized_read import calibration_for, read_in_frame, resized
+from vision.resized_read import read_in_frame, shrunk
 from vision.types import Die, TableRead, Unreadable
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
@@ -239,22 +239,14 @@ def _working_frame(frame_bgr: np.ndarray, calibration: Calibration | None
     frame whose 640-pixel copy shows dice of the sizes learnt (the usual camera frame),
     is read as measured, at no extra cost."""
     if (side := _calibrated_side(calibration)) is not None:
-        return (*_shrunk(frame_bgr, calibration, working_factor(side)), None)
+        return (*shrunk(frame_bgr, calibration, working_factor(side)), None)
     shrink = look_factor(frame_bgr.shape)
-    look, look_calibration = _shrunk(frame_bgr, calibration, shrink)
+    look, look_calibration = shrunk(frame_bgr, calibration, shrink)
     candidates, side = _candidates(look, look_calibration)
     factor = working_factor(side / shrink)
     if factor == 1.0 and shrink == 1.0 or factor < 1.0 and abs(side - TARGET) <= CLOSE_ENOUGH * TARGET:
         return look, look_calibration, candidates
-    return (*_shrunk(frame_bgr, calibration, factor), None)
-
-
-def _shrunk(frame_bgr: np.ndarray, calibration: Calibration | None,
-            factor: float) -> tuple[np.ndarray, Calibration | None]:
-    if factor == 1.0:
-        return frame_bgr, calibration
-    small = resized(frame_bgr, factor)
-    return small, calibration_for(calibration, small.shape, frame_bgr.shape) if calibration else None
+    return (*shrunk(frame_bgr, calibration, factor), None)
 
 
 def _calibrated_side(calibration: Calibration | None) -> float | None:
