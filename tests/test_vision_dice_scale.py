@@ -11,9 +11,9 @@ import pytest
 from vision.calibration import Calibration
 from vision.dice import read_dice
 from vision.dice.reader import _working_frame
-from vision.dice.working_scale import LARGEST, TARGET, look_factor, working_factor
+from vision.dice.working_scale import LARGEST, TARGET, working_factor
 from vision.evaluate import evaluate, summary
-from vision.resized_read import calibration_for, read_in_frame, resized
+from vision.resized_read import calibration_for, look_factor, read_in_frame, resized
 from vision.types import Die, TableRead, Unreadable
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"

@@ -127,6 +127,16 @@ def test_small_tiles_in_a_big_frame_are_read_at_more_pixels(monkeypatch):
     assert sum(w for _, w in scores) == 0 and sum(r for r, _ in scores) >= 46
 
 
+def test_small_tiles_in_a_small_frame_are_read_enlarged():
+    """Tiles 16-20 pixels wide in a 640-pixel photo (a camera far above the table):
+    the frame has no more pixels, so it is enlarged to make them about 48 wide.
+    Measured on these 6 scenes: 39 of 48 read (13 without enlarging), none misread."""
+    scores = [_right_and_wrong((21, 7, s), style, table, 8, (16, 20), 2) for s, (style, table) in
+              enumerate([("ivory", "felt"), ("black", "wood"), ("red", "tray"),
+                         ("ivory_rainbow", "felt"), ("pink", "tray"), ("white", "wood")])]
+    assert sum(w for _, w in scores) == 0 and sum(r for r, _ in scores) >= 36
+
+
 def _right_and_wrong(seed, style, table, tiles, short_px, face_down):
     """Tiles read right and read wrong in one fixture-style photo drawn from `seed`."""
     rng = np.random.default_rng(seed)

@@ -15,6 +15,15 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.types import Box, Point, TableRead
 
+LOOK = 640  # a bigger frame's objects are measured on a copy this many pixels long
+
+
+def look_factor(shape: tuple[int, ...]) -> float:
+    """How much to shrink a frame to measure its objects. The readers' pixel constants
+    were set on 640-pixel frames: on the d6 photos enlarged twice, white dice broke
+    into pips and measured a third of their size."""
+    return min(1.0, LOOK / max(shape[:2]))
+
 
 def resized(frame_bgr: np.ndarray, factor: float) -> np.ndarray:
     """The frame shrunk by about `factor` (its own shape tells exactly how much).

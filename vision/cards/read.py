@@ -11,8 +11,10 @@ import numpy as np
 from vision.cards import fan, index
 from vision.cards.backs import find_borderless_backs
 from vision.cards.find import Region, find_card_regions, holds
+from vision.cards.working_size import NEAR_ONE, working_factor
 from vision.calibration import Calibration
 from vision.image_io import checked_bgr
+from vision.resized_read import look_factor, read_in_frame, shrunk
 from vision.types import Card, FaceDown, TableRead, Unreadable
 
 
@@ -81,10 +83,31 @@ def _outlines_but(region: Region, regions: list[Region]) -> list[np.ndarray]:
 
 def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Cards, face-down cards and unreadable cards in a BGR frame (inside the play area
-    when a vision.calibration.Calibration is given)."""
+    when a vision.calibration.Calibration is given), read at the working size
+    (vision.cards.working_size): the lone cards are measured on a copy at most 640
+    pixels long, and that copy is read, with the regions the measuring found, when its
+    cards are of the size the reader was set on; otherwise the frame is resized so
+    they are."""
     frame_bgr = checked_bgr(frame_bgr, min_side=32)
-    area = calibration.mask(frame_bgr.shape) if calibration is not None else None
-    singles, blobs = find_card_regions(frame_bgr, area)
+    shrink = look_factor(frame_bgr.shape)
+    frame, frame_calibration = shrunk(frame_bgr, calibration, shrink)
+    area = _area(frame, frame_calibration)
+    singles, blobs = find_card_regions(frame, area)
+    factor = shrink * working_factor([max(r.rect[1]) for r in singles])
+    if factor != shrink:
+        frame, frame_calibration = shrunk(frame_bgr, calibration, 1.0 if abs(factor - 1) < NEAR_ONE else factor)
+        area = _area(frame, frame_calibration)
+        singles, blobs = find_card_regions(frame, area)
+    read = _read(frame, frame_calibration, area, singles, blobs)
+    return read if frame is frame_bgr else read_in_frame(read, frame.shape, frame_bgr.shape)
+
+
+def _area(frame_bgr: np.ndarray, calibration: Calibration | None) -> np.ndarray | None:
+    return calibration.mask(frame_bgr.shape) if calibration is not None else None
+
+
+def _read(frame_bgr: np.ndarray, calibration: Calibration | None, area: np.ndarray | None,
+          singles: list[Region], blobs: list[Region]) -> TableRead:
     cards: list[Card] = []
     in_hands: list[Card] = []  # read by fan.read_fan, angles 0-360 until merged
     face_down: list[FaceDown] = []

@@ -16,9 +16,9 @@ from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, ship
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
 from vision.dice.tinycnn import TinyCNN
-from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, look_factor, working_factor
+from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, working_factor
 from vision.image_io import checked_bgr
-from vision.resized_read import read_in_frame, shrunk
+from vision.resized_read import look_factor, read_in_frame, shrunk
 from vision.types import Die, TableRead, Unreadable
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate

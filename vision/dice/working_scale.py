@@ -12,8 +12,9 @@ from __future__ import annotations
 
 LARGEST = 42.0  # typical die side (pixels) still read as it is: the photos' 20-37 and a margin
 TARGET = 30.0  # ...and the side a frame of bigger dice is shrunk to
-LOOK = 640  # a bigger frame's die size is measured on a copy this many pixels long
-CLOSE_ENOUGH = 0.15  # ...and that copy is read itself when its dice are this near TARGET (a share of it)
+# A bigger frame's measuring copy (vision.resized_read.look_factor) is read itself
+# when its dice are this near TARGET (a share of it).
+CLOSE_ENOUGH = 0.15
 
 
 def working_factor(side: float) -> float:
@@ -22,9 +23,3 @@ def working_factor(side: float) -> float:
     fewer dice than reading them as they were."""
     return 1.0 if side <= LARGEST else TARGET / side
 
-
-def look_factor(shape: tuple[int, ...]) -> float:
-    """How much to shrink a frame to measure its dice. The foreground's pixel
-    constants (closings, smallest blob) were set on 640-pixel photos: on the photos
-    enlarged twice, white dice broke into pips and measured a third of their size."""
-    return min(1.0, LOOK / max(shape[:2]))

@@ -21,7 +21,9 @@ from vision.types import Domino, FaceDown, TableRead, Unreadable
 
 WORK_SIDE = 640  # larger frames are read at this size: tiles stay far above MIN_SHORT_PX
 SMALL_TILE = 36.0  # tiles whose short side is less (median, in pixels) there are read again
-READABLE_TILE = 48.0  # at a size that makes them this wide, if the frame has the pixels
+READABLE_TILE = 48.0  # at a size that makes them this wide
+MOST_ENLARGED = 2.0  # ...enlarging a frame at most this much (its pixels hold no more detail)
+TINY_TILE = 28.0  # ...but only tiles narrower than this if that means enlarging it
 TILE_ASPECT = (1.65, 2.4)
 MIN_FILL = 0.84
 LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cling on
@@ -36,24 +38,28 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     """Every domino tile in the frame (or in calibration's play area).
 
     Frames are read at WORK_SIDE pixels (tiles are usually far above MIN_SHORT_PX
-    there, and it keeps the time down); when the tiles found there are small and the
-    frame has more pixels, it is read again at a size where they are not (pips and
-    divider of a small tile blur together when a big photo is shrunk)."""
+    there, and it keeps the time down); when the tiles found there are small, the
+    frame is read again at a size where they are not: the frame itself when it has
+    the pixels (pips and divider of a small tile blur together when a big photo is
+    shrunk), or enlarged, since the pixel constants were set on bigger tiles. The
+    domino fixtures shrunk to 0.5 / 0.7 read 91 / 138 of 146 tiles without enlarging,
+    142 / 140 enlarged."""
     frame_bgr = checked_bgr(frame_bgr)
     scale = min(1.0, WORK_SIDE / max(frame_bgr.shape[:2]))
     found = _read_scaled(frame_bgr, calibration, scale)
     sizes = [_short_side(c) for c, read in found if read.halves or read.face_down]
-    if scale < 1.0 and sizes and float(np.median(sizes)) < SMALL_TILE:
-        scale = min(1.0, scale * READABLE_TILE / float(np.median(sizes)))
+    typical = float(np.median(sizes)) if sizes else None
+    if typical is not None and typical < SMALL_TILE and (scale < 1.0 or typical < TINY_TILE):
+        scale = min(MOST_ENLARGED if typical < TINY_TILE else 1.0, scale * READABLE_TILE / typical)
         found = _read_scaled(frame_bgr, calibration, scale)
     return _as_table_read(found, 1.0 / scale)
 
 
 def _read_scaled(frame_bgr, calibration, scale: float) -> list:
-    """(corners, FaceRead) for every tile-like blob, in pixels of the frame shrunk
+    """(corners, FaceRead) for every tile-like blob, in pixels of the frame resized
     by `scale`."""
     work = frame_bgr if scale == 1.0 else cv2.resize(
-        frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
     area = None if calibration is None else calibration.mask(frame_bgr.shape)
     if area is not None and scale != 1.0:
         area = cv2.resize(area, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)

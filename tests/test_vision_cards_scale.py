@@ -1,0 +1,47 @@
+"""Cards much bigger or smaller than the fixtures' (a camera mounted low, a 1280x720
+frame, a camera far above the table) are read at the working size and answered in
+the frame's own pixels."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import read_cards
+from vision.cards.working_size import BAND, MOST, SHORTEST, TARGET, working_factor
+from vision.evaluate import evaluate, summary
+from vision.resized_read import read_in_frame
+
+FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
+CARDS = sum(len(label["cards"]) for label in json.loads((FIXTURES / "labels.json").read_text()).values())
+
+
+def _scored_at(scale: float) -> dict:
+    """The fixtures resized by `scale` (as another camera would see the table), read,
+    and scored in the labels' pixels."""
+    def reader(frame: np.ndarray):
+        seen = cv2.resize(frame, None, fx=scale, fy=scale,
+                          interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
+        return read_in_frame(read_cards(seen), seen.shape, frame.shape)
+    return summary(evaluate(FIXTURES, reader))["kinds"]["cards"]
+
+
+def test_cards_of_the_fixtures_size_are_read_as_they_are():
+    assert working_factor([TARGET * BAND[0], TARGET, TARGET * BAND[1]]) == 1.0
+    assert working_factor([]) == 1.0
+    assert working_factor([SHORTEST / 2]) == 1.0  # too short to be a card: not measured
+    assert working_factor([2 * TARGET]) == pytest.approx(0.5)
+    assert working_factor([TARGET / 2.5]) == MOST
+
+
+@pytest.mark.parametrize("scale,least", [(2.0, CARDS), (0.5, CARDS - 4)])
+def test_cards_seen_bigger_or_smaller_are_read(scale, least):
+    """The 109 fixture cards read 109 as they are. Twice as big (1280-pixel frames) they
+    read 106 at that size and 109 at the working size; half as big, 86 and 106."""
+    cards = _scored_at(scale)
+    assert cards["value_right"] >= least
+    assert cards["found"] == cards["value_right"] and cards["phantoms"] == 0
