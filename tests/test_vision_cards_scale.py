@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 from vision.cards import read_cards
 from vision.cards.working_size import BAND, MOST, SHORTEST, TARGET, working_factor
 from vision.evaluate import evaluate, summary
-from vision.resized_read import read_in_frame
+
+from resized_frames import read_resized
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
 CARDS = sum(len(label["cards"]) for label in json.loads((FIXTURES / "labels.json").read_text()).values())
@@ -23,11 +22,7 @@ CARDS = sum(len(label["cards"]) for label in json.loads((FIXTURES / "labels.json
 def _scored_at(scale: float) -> dict:
     """The fixtures resized by `scale` (as another camera would see the table), read,
     and scored in the labels' pixels."""
-    def reader(frame: np.ndarray):
-        seen = cv2.resize(frame, None, fx=scale, fy=scale,
-                          interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
-        return read_in_frame(read_cards(seen), seen.shape, frame.shape)
-    return summary(evaluate(FIXTURES, reader))["kinds"]["cards"]
+    return summary(evaluate(FIXTURES, lambda frame: read_resized(read_cards, frame, scale)))["kinds"]["cards"]
 
 
 def test_cards_of_the_fixtures_size_are_read_as_they_are():

@@ -18,8 +18,9 @@ from vision.cards.camera_look import paste, table_background
 from vision.d10 import read_d10, render
 from vision.evaluate import evaluate, summary
 from vision.image_io import NotAnImage, load_bgr
-from vision.resized_read import read_in_frame
 from vision.types import TableRead, inside
+
+from resized_frames import read_resized, resized_view
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "d10"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -141,19 +142,11 @@ def test_cards_and_d10s_are_not_taken_for_each_other():
         assert read.cards == read.face_down == read.unreadable == (), name
 
 
-def _enlarged(frame: np.ndarray, factor: float) -> np.ndarray:
-    return cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
-
-
 def test_dice_seen_close_by_the_camera_are_read_shrunk():
     """The fixtures enlarged twice (1280-pixel frames, dice 76-182 pixels, as a low
     camera sees them): 35 of 60 read before the close look, 56 with it; every read
     lands in its labelled box, so it is in the frame's own pixels."""
-    def read_enlarged(frame):
-        big = _enlarged(frame, 2.0)
-        return read_in_frame(read_d10(big), big.shape, frame.shape)
-
-    scored = evaluate(FIXTURES, read_enlarged)
+    scored = evaluate(FIXTURES, lambda frame: read_resized(read_d10, frame, 2.0))
     d10 = summary(scored)["kinds"]["d10"]
     assert d10["value_right"] >= 55
     assert [m for p in scored for m in p.mistakes if ": read " in m or "phantom" in m] == []
@@ -164,7 +157,7 @@ def test_a_close_up_of_one_die_is_read():
     own, as in a close-up photo: 1 of 60 read before the close look, 56 with it."""
     right = 0
     for name, label in LABELS.items():
-        big = cv2.copyMakeBorder(_enlarged(load_bgr(FIXTURES / "images" / name), 3.0), 320, 320, 320, 320,
+        big = cv2.copyMakeBorder(resized_view(load_bgr(FIXTURES / "images" / name), 3.0), 320, 320, 320, 320,
                                  cv2.BORDER_REFLECT)
         for die in label["d10"]:
             x, y = (int(320 + 1.5 * (die["box"][i] + die["box"][i + 2])) for i in (0, 1))

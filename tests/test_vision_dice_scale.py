@@ -16,18 +16,14 @@ from vision.evaluate import evaluate, summary
 from vision.resized_read import calibration_for, look_factor, read_in_frame, resized
 from vision.types import Die, TableRead, Unreadable
 
+from resized_frames import read_resized, resized_view
+
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
 
-def _enlarged(frame: np.ndarray) -> np.ndarray:
-    return cv2.resize(frame, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
-
-
 def _read_enlarged(frame: np.ndarray) -> TableRead:
-    """The read of the frame enlarged twice, mapped back to the frame's (the labels') pixels."""
-    big = _enlarged(frame)
-    return read_in_frame(read_dice(big), big.shape, frame.shape)
+    return read_resized(read_dice, frame, 2.0)
 
 
 def test_dice_the_size_of_the_photos_are_read_as_they_are():
@@ -72,7 +68,7 @@ def test_rendered_frames_enlarged_twice_read_as_well_as_they_are():
 
 def test_a_calibrated_die_size_chooses_the_scale_and_the_play_area_still_holds():
     name = max(LABELS, key=lambda n: len(LABELS[n]["dice"]))
-    frame = _enlarged(cv2.imread(str(FIXTURES / "images" / name)))
+    frame = resized_view(cv2.imread(str(FIXTURES / "images" / name)), 2.0)
     everything = read_dice(frame)
     left = Calibration(frame_size=(1280, 1280), area=((0, 0), (640, 0), (640, 1279), (0, 1279)), die_px=50)
     read = read_dice(frame, left)
@@ -102,9 +98,9 @@ def test_a_big_frame_is_read_as_its_measuring_copy_when_that_shows_dice_of_the_l
     they are measured is already the size to read, so it is read as it is (the
     candidates of the measuring are used, no second pass). render_04's measure 44:
     enlarged twice, 44 on the copy too, so the frame is shrunk to make them 30."""
-    near = _enlarged(cv2.imread(str(FIXTURES / "images" / "render_01.jpg")))
+    near = resized_view(cv2.imread(str(FIXTURES / "images" / "render_01.jpg")), 2.0)
     frame, _, candidates = _working_frame(near, None)
     assert frame.shape == (640, 640, 3) and candidates
-    far = _enlarged(cv2.imread(str(FIXTURES / "images" / "render_04.jpg")))
+    far = resized_view(cv2.imread(str(FIXTURES / "images" / "render_04.jpg")), 2.0)
     frame, _, candidates = _working_frame(far, None)
     assert 400 <= frame.shape[0] < 640 and candidates is None

@@ -1,0 +1,23 @@
+"""The table as another camera would show it: a frame resized, and a reader's answer
+about it brought back to the frame's (the labels') own pixels. Shared by the scale
+tests of every reader."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from vision.resized_read import read_in_frame
+from vision.types import TableRead
+
+
+def resized_view(frame: np.ndarray, scale: float) -> np.ndarray:
+    """Cubic when enlarging (a closer camera's smooth edges), area when shrinking."""
+    return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
+
+
+def read_resized(reader: Callable[[np.ndarray], TableRead], frame: np.ndarray, scale: float) -> TableRead:
+    seen = resized_view(frame, scale)
+    return read_in_frame(reader(seen), seen.shape, frame.shape)
