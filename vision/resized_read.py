@@ -2,8 +2,9 @@
 
 Why: the readers count in pixels (closings, the table window, the smallest and
 largest blob) and their networks learnt objects of a certain size, so a frame whose
-objects are much bigger than that is read shrunk. The play area and die size of a
-calibration go down with the frame, and every read comes back up."""
+objects are much bigger (or, for cards, much smaller) than that is read resized. The
+play area and die size of a calibration are resized with the frame, and every read
+comes back to the frame's pixels."""
 
 from __future__ import annotations
 
@@ -26,9 +27,10 @@ def look_factor(shape: tuple[int, ...]) -> float:
 
 
 def resized(frame_bgr: np.ndarray, factor: float) -> np.ndarray:
-    """The frame shrunk by about `factor` (its own shape tells exactly how much).
-    Halving with bilinear sampling averages each 2x2 block, as INTER_AREA would; the
-    last step, by a factor between a half and one, is bilinear too. INTER_AREA at any
+    """The frame resized by about `factor` (its own shape tells exactly how much).
+    Shrinking halves with bilinear sampling, which averages each 2x2 block as
+    INTER_AREA would; the last step, by a factor between a half and one, and any
+    enlarging (vision.cards.working_size) are bilinear too. INTER_AREA at any
     other factor costs 8-10 ms on a 1280-pixel frame here, and both read the enlarged
     photos alike."""
     h, w = frame_bgr.shape[:2]
@@ -62,7 +64,8 @@ def calibration_for(calibration: Calibration, small_shape: tuple[int, ...], shap
 
 def shrunk(frame_bgr: np.ndarray, calibration: Calibration | None,
            factor: float) -> tuple[np.ndarray, Calibration | None]:
-    """The frame resized by `factor` (itself at 1) and its calibration for that size."""
+    """The frame resized by `factor` (itself at 1; below 1 for the dice readers, either
+    way for cards) and its calibration for that size."""
     if factor == 1.0:
         return frame_bgr, calibration
     small = resized(frame_bgr, factor)
