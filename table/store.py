@@ -5,7 +5,8 @@ Bets are not taken from a bankroll when a round starts; chips move only when the
 round's settlement is posted, in the same transaction that marks the round settled.
 So after any crash the bankrolls are exactly those before the round, and the
 unfinished round is either resumed from its last saved state or voided, which
-returns every bet simply by never posting it.
+returns every bet simply by never posting it. Voiding needs only the round's id, so
+a round whose saved state a later build can no longer decode is still voided.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from table import serial
-from table.errors import TableError
+from table.errors import BadBet, TableError
 from table.ledger import Ledger
 
 _SCHEMA = """
@@ -39,16 +40,31 @@ class StoreError(TableError):
 class OpenRound:
     round_id: int
     game: str
-    state: Any
+    saved: str  # the state as stored, decoded only on demand (see `state`)
+
+    @property
+    def state(self) -> Any:
+        """The saved state; raises CorruptRecord when this build cannot decode it, which
+        must never stop the round from being voided by its id."""
+        return serial.loads(self.saved)
 
 
 class BankrollStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._db = sqlite3.connect(self.path, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")  # a commit is on disk before we go on
-        self._db.executescript(_SCHEMA)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # a commit is on disk before we go on
+            self._db.executescript(_SCHEMA)
+            self.ledger()  # damaged bankrolls are refused now, not half-way through a round
+        except sqlite3.DatabaseError as err:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a readable bankroll file ({err}); "
+                             "move it aside to start a new table, or restore a copy") from None
+        except StoreError:
+            self._db.close()
+            raise
 
     def close(self) -> None:
         self._db.close()
@@ -57,17 +73,30 @@ class BankrollStore:
         return _Transaction(self._db)
 
     def open_table(self, bankrolls: Mapping[str, int], credit: tuple[str, ...] = ()) -> Ledger:
-        """Seat the players once; an existing table keeps its bankrolls."""
+        """Seat the players; an account already in the file keeps its bankroll, and one
+        the settings add (a new seat, the house of a house-banked game) is opened as a
+        new table would open it, so every round the settings can play can be posted."""
         ledger = Ledger.open(bankrolls, credit)
         with self._transaction():
-            if self._db.execute("SELECT COUNT(*) FROM accounts").fetchone()[0] == 0:
-                self._db.executemany("INSERT INTO accounts VALUES (?, ?, ?)",
-                                     [(a, c, int(a in credit)) for a, c in ledger.balances])
+            known = dict(self._db.execute("SELECT account, credit FROM accounts").fetchall())
+            players = sorted(a for a in credit if known.get(a) == 0)
+            if players:
+                raise StoreError(f"{self.path}: {', '.join(players)} is a player's bankroll here, not the "
+                                 "house's; give this game its own [table] store file")
+            self._db.executemany("INSERT INTO accounts VALUES (?, ?, ?)",
+                                 [(a, c, int(a in credit)) for a, c in ledger.balances if a not in known])
         return self.ledger()
 
     def ledger(self) -> Ledger:
+        """The stored bankrolls, checked as a new table's would be: a hand-edited or
+        damaged file is refused in words rather than posting onto nonsense."""
         rows = self._db.execute("SELECT account, chips, credit FROM accounts ORDER BY rowid").fetchall()
-        return Ledger(tuple((a, c) for a, c, _ in rows), tuple(a for a, _, cr in rows if cr))
+        if any(not isinstance(a, str) or cr not in (0, 1) for a, _, cr in rows):
+            raise StoreError(f"{self.path}: the stored accounts are damaged: {rows}")
+        try:
+            return Ledger.open({a: c for a, c, _ in rows}, tuple(a for a, _, cr in rows if cr))
+        except BadBet as err:
+            raise StoreError(f"{self.path}: the stored bankrolls are damaged: {err}") from None
 
     def begin_round(self, game: str, state: Any) -> int:
         if self.unfinished() is not None:
@@ -101,7 +130,7 @@ class BankrollStore:
 
     def unfinished(self) -> OpenRound | None:
         row = self._db.execute("SELECT id, game, state FROM rounds WHERE status = 'open'").fetchone()
-        return None if row is None else OpenRound(row[0], row[1], serial.loads(row[2]))
+        return None if row is None else OpenRound(*row)
 
     def _require_open(self, round_id: int) -> None:
         row = self._db.execute("SELECT status FROM rounds WHERE id = ?", (round_id,)).fetchone()

@@ -4,6 +4,7 @@ open round can be resumed or voided after a crash."""
 import pytest
 
 from table.ledger import LedgerError
+from table.serial import CorruptRecord
 from table.store import BankrollStore, StoreError
 
 
@@ -54,3 +55,51 @@ def test_opening_an_existing_table_keeps_its_bankrolls(store):
     round_id = store.begin_round("dicey21", {})
     store.finish_round(round_id, {"ann": -7, "house": 7}, {})
     assert store.open_table({"ann": 100, "bob": 100, "house": 0}, ("house",)).balance("ann") == 93
+
+
+def test_a_round_whose_state_no_longer_decodes_is_still_voided(store):
+    """A state saved by another build (a renamed class) must not lock the table."""
+    round_id = store.begin_round("dicey21", {"step": 0})
+    store._db.execute("UPDATE rounds SET state = ? WHERE id = ?", ('{"@type":"table.driver:OldDriver"}', round_id))
+    pending = store.unfinished()
+    assert pending.round_id == round_id and pending.game == "dicey21"
+    with pytest.raises(CorruptRecord, match="OldDriver"):
+        pending.state
+    store.void_round(round_id)
+    assert store.unfinished() is None
+    assert store.ledger().as_dict() == {"ann": 100, "bob": 100, "house": 0}
+
+
+def test_reopening_for_a_house_banked_game_adds_the_house_and_keeps_every_bankroll(tmp_path):
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store.open_table({"ann": 100, "bob": 100})  # first a player-banked game: no house
+    store.finish_round(store.begin_round("domino21", {}), {"ann": 15, "bob": -15}, {})
+    ledger = store.open_table({"ann": 100, "bob": 100, "cy": 100, "house": 0}, ("house",))
+    assert ledger.as_dict() == {"ann": 115, "bob": 85, "cy": 100, "house": 0} and ledger.credit == ("house",)
+    after = store.finish_round(store.begin_round("dicey21", {}), {"ann": 20, "house": -20}, {})
+    assert after.as_dict() == {"ann": 135, "bob": 85, "cy": 100, "house": -20}
+    store.close()
+
+
+def test_a_players_bankroll_is_never_turned_into_the_house(tmp_path):
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store.open_table({"house": 100, "bob": 100})
+    with pytest.raises(StoreError, match="player's bankroll"):
+        store.open_table({"house": 0, "bob": 100}, ("house",))
+    assert store.ledger().as_dict() == {"house": 100, "bob": 100} and store.ledger().credit == ()
+    store.close()
+
+
+def test_a_damaged_bankroll_file_is_refused_in_words(tmp_path):
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a readable bankroll file"):
+        BankrollStore(garbage)
+    for chips in (-20, "fifty"):
+        path = tmp_path / f"tampered{chips}.sqlite"
+        store = BankrollStore(path)
+        store.open_table({"ann": 50, "bob": 50})
+        store._db.execute("UPDATE accounts SET chips = ? WHERE account = 'ann'", (chips,))
+        store.close()
+        with pytest.raises(StoreError, match="damaged.*ann"):
+            BankrollStore(path)
