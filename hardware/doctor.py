@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from hardware.config import ApplianceConfig
+from table.store import BankrollStore, StoreError
 
 
 @dataclass(frozen=True)
@@ -23,8 +24,10 @@ class Finding:
 def check_camera(config: ApplianceConfig, open_source: Callable) -> Finding:
     try:
         source = open_source(config)
-        frame = source.read()
-        source.close()
+        try:
+            frame = source.read()
+        finally:
+            source.close()  # a camera left open is busy for the `run` that follows
     except Exception as err:  # noqa: BLE001 - whatever the camera says, the person needs it in words
         return Finding("camera", False, f"no picture from the {config.camera.source} camera: {err}",
                        "check the ribbon or USB cable, that no other program uses the camera, "
@@ -83,12 +86,15 @@ def check_calibration(config: ApplianceConfig) -> Finding:
 
 
 def check_store(config: ApplianceConfig) -> Finding:
+    """Opens the file as `run` will, bankrolls read and checked, not just connected to."""
     path = Path(config.table.store).expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        sqlite3.connect(path).close()
+        BankrollStore(path).close()
         if not os.access(path, os.W_OK):
             raise PermissionError(f"{path} is read-only")
+    except StoreError as err:
+        return Finding("bankrolls", False, str(err), "restore a copy of the file, or point [table] store elsewhere")
     except (OSError, sqlite3.Error) as err:
         return Finding("bankrolls", False, f"the bankroll file cannot be written: {err}",
                        "point [table] store at a writable place")

@@ -2,7 +2,7 @@ import numpy as np
 
 from hardware import doctor
 from hardware.config import ApplianceConfig, CameraConfig, TableConfig
-from hardware.frames import Frame
+from hardware.frames import CameraLost, Frame
 from hardware.recording import Manifest, SessionWriter
 from hardware.sources import open_source
 from vision.calibration import Calibration
@@ -43,3 +43,23 @@ def test_store_check(tmp_path):
 def test_gpio_off_is_fine_and_display_dummy_is_a_problem():
     assert doctor.check_gpio(ApplianceConfig()).ok
     assert not doctor.check_display(ApplianceConfig()).ok  # tests run with SDL's dummy driver
+
+
+def test_a_camera_that_opens_but_sends_nothing_is_closed_again(tmp_path):
+    closed = []
+
+    class Silent:
+        def read(self):
+            raise CameraLost("camera 0 stopped sending frames")
+
+        def close(self):
+            closed.append(True)
+
+    finding = doctor.check_camera(config_with(tmp_path), lambda config: Silent())
+    assert not finding.ok and "stopped sending" in finding.says and closed == [True]
+
+
+def test_store_check_reads_the_bankrolls(tmp_path):
+    (tmp_path / "bank.sqlite").write_bytes(b"this is not sqlite" * 100)
+    garbage = doctor.check_store(config_with(tmp_path))
+    assert not garbage.ok and "not a readable bankroll file" in garbage.says
