@@ -233,6 +233,23 @@ def test_a_bet_for_the_banker_is_ignored_and_a_round_without_players_is_over():
     assert cb.is_terminal(empty) and cb.settle(empty) == {"ann": 0, "bob": 0, "cat": 0}
 
 
+@pytest.mark.parametrize("stake", [1, 9, cb.Bets(1)])
+def test_a_stake_listed_for_a_named_banker_is_not_even_checked(stake):
+    """ann banks with 1 chip: a stake of 1 would need 2 to cover a dealer's natural,
+    but the banker does not bet, so nothing she lists for herself can refuse the round."""
+    bets = {"ann": stake if isinstance(stake, cb.Bets) else cb.Bets(stake), "bob": cb.Bets(2)}
+    state = cb.new_round(cb.Settings(), SEATS, {"ann": 1, "bob": 100, "cat": 100}, bets, banker="ann")
+    assert [hand.seat for hand in state.hands] == ["bob"] and "ann" not in dict(state.stakes)
+
+
+def test_a_seat_with_no_chips_is_passed_over_in_the_first_banker_deal():
+    """ann holds nothing, so she can be no bank: the deal goes bob, cat, bob..."""
+    state = start(stakes={"bob": 2, "cat": 3}, bankrolls={"ann": 0, "bob": 100, "cat": 100}, banker=None)
+    state = play(state, "JH", "JS")  # the second card goes to cat, not bob
+    assert state.banker == "cat"
+    assert cb.bank_candidates(SEATS, {"ann": 0, "bob": 0, "cat": 0}) == SEATS
+
+
 # ------------------------------------------------------------------ the pack
 
 

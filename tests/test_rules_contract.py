@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from table import serial
-from table.errors import IllegalAction, TableError
+from table.errors import BadBet, IllegalAction, TableError
 from table.ledger import Ledger
 from table.round_play import checked_apply, play_round, sample_chance
 from table.rules import CHANCE, GAME_MODULES, HOUSE, TERMINAL, engine
@@ -20,14 +20,6 @@ from table.rules import CHANCE, GAME_MODULES, HOUSE, TERMINAL, engine
 GAMES = sorted(GAME_MODULES)
 SEATS = ("ann", "bob", "cat", "dan")
 START = 1_000
-
-
-def load(game_id):
-    """Skip (with the reason) only while an engine has not been written yet."""
-    try:
-        return engine(game_id)
-    except ModuleNotFoundError as err:
-        pytest.skip(f"{game_id} engine not written yet: {err}")
 
 
 def open_table(eng, seats=SEATS, chips=START):
@@ -46,11 +38,11 @@ class NotAnAction:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_module_has_the_whole_contract(game_id):
-    eng = load(game_id)
+    eng = engine(game_id)
     for name in (
         "GAME_ID DESCRIPTION HOUSE_BANKED Settings Bets new_round current_actor legal_actions "
         "chance_outcomes apply is_terminal settle next_banker describe label parse_outcome "
-        "auto_bets auto_action BETS_HELP parse_bets"
+        "auto_bets auto_action BETS_HELP parse_bets check_bet"
     ).split():
         assert hasattr(eng, name), f"{game_id} lacks {name}"
     assert eng.GAME_ID == game_id
@@ -61,7 +53,7 @@ def test_module_has_the_whole_contract(game_id):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
 def test_random_play_conserves_chips_and_ends(game_id, seed, players):
-    eng = load(game_id)
+    eng = engine(game_id)
     rng = random.Random(seed)
     seats = SEATS[:players]
     ledger = open_table(eng, seats)
@@ -87,7 +79,7 @@ def test_random_play_conserves_chips_and_ends(game_id, seed, players):
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_illegal_actions_are_refused_and_change_nothing(game_id, seed):
-    eng = load(game_id)
+    eng = engine(game_id)
     rng = random.Random(seed)
     ledger = open_table(eng)
     state = eng.new_round(eng.Settings(), SEATS, ledger.as_dict(), eng.auto_bets(eng.Settings(), SEATS, ledger.as_dict(), rng))
@@ -119,7 +111,7 @@ def test_illegal_actions_are_refused_and_change_nothing(game_id, seed):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_states_and_actions_survive_a_recording(game_id):
-    eng = load(game_id)
+    eng = engine(game_id)
     rng = random.Random(7)
     ledger = open_table(eng)
     state = eng.new_round(eng.Settings(), SEATS, ledger.as_dict(), eng.auto_bets(eng.Settings(), SEATS, ledger.as_dict(), rng))
@@ -134,10 +126,35 @@ def test_states_and_actions_survive_a_recording(game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_bet_over_the_bankroll_is_refused(game_id):
-    eng = load(game_id)
+    eng = engine(game_id)
     rng = random.Random(3)
     rich = open_table(eng, chips=START)
     bets = eng.auto_bets(eng.Settings(), SEATS, rich.as_dict(), rng)
     broke = {seat: (0 if seat in bets else chips) for seat, chips in rich.as_dict().items()}
     with pytest.raises(TableError):
         eng.new_round(eng.Settings(), SEATS, broke, bets)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_check_bet_refuses_exactly_the_bankrolls_a_round_refuses(game_id):
+    """check_bet is how a table seats out one short bankroll and deals the rest, so it
+    must agree with new_round on where a seat's chips stop covering its bet."""
+    eng = engine(game_id)
+    ledger = open_table(eng)
+    seat, bet = next(iter(eng.auto_bets(eng.Settings(), SEATS[1:], ledger.as_dict(), random.Random(3)).items()))
+    verdicts = []
+    for chips in range(120):
+        bankrolls = ledger.as_dict() | {seat: chips}
+        try:
+            eng.check_bet(eng.Settings(), seat, bet, chips)
+            covered = True
+        except BadBet:
+            covered = False
+        try:
+            eng.new_round(eng.Settings(), SEATS, bankrolls, {seat: bet}, banker=SEATS[0])
+            dealt = True
+        except BadBet:
+            dealt = False
+        assert covered == dealt, f"{game_id}: {chips} chips for {bet}: check_bet {covered}, new_round {dealt}"
+        verdicts.append(covered)
+    assert verdicts[0] is False and verdicts[-1] is True, "the bet should need some chips, and fewer than 120"

@@ -19,6 +19,10 @@ all five):
         house banks); bets: {seat: Bets} for the seats that bet this round (a seat
         left out sits the round out). Raises BadBet if a bet is outside the limits
         or not covered by the bankroll.
+    check_bet(settings, seat, bet, chips)  one seat's bet on its own: BadBet unless it
+        is within the limits and `chips` cover all the round can ask of the seat
+        before it decides anything (its stakes, two tiles, a dealer's natural); so a
+        table can seat out whoever cannot cover it and deal the others
     current_actor(state) -> str            a seat/banker name, CHANCE, or TERMINAL
     legal_actions(state) -> tuple[Action]  finite; for CHANCE, every possible outcome
     chance_outcomes(state) -> tuple[(Action, Fraction)]   only when actor is CHANCE

@@ -19,7 +19,7 @@ from table.errors import BadValue, TableError
 from table.rules import CHANCE, TERMINAL
 from table.rules import dice_hands as shared
 from table.rules.dice import check_die
-from table.rules.dice_hands import Bets, Hit, Limits, Roll, RollOff, Stand, Table
+from table.rules.dice_hands import Bets, check_bet, Hit, Limits, Roll, RollOff, Stand, Table
 
 GAME_ID = "blackjack-dice"
 DESCRIPTION = "Two d10 then one per hit against a rotating banker who draws to 17; 0 is ten, 1 is one or eleven"
@@ -32,7 +32,7 @@ BANKER_CHOOSES = "choose"  # house rule (a): the banker counts a 1 as 1 or 11
 ONE_IS_ELEVEN = "eleven"  # house rule (b): the banker's 1 is 11 whenever that is 21 or under
 BANKER_ONE_RULES = (BANKER_CHOOSES, ONE_IS_ELEVEN)
 
-__all__ = ["Bets", "Hit", "Stand", "Roll", "Settings", "State", "first_banker"]
+__all__ = ["Bets", "check_bet", "Hit", "Stand", "Roll", "Settings", "State", "first_banker"]
 
 
 @dataclass(frozen=True)

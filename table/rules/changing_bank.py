@@ -172,6 +172,12 @@ def showdown(player: tuple[Card, ...], dealer: tuple[Card, ...], stake: int) -> 
     return -stake
 
 
+def bank_candidates(seats: tuple[str, ...], bankrolls: Mapping[str, int]) -> tuple[str, ...]:
+    """The seats dealt a card in the first-banker deal: those with chips (everyone if
+    nobody has any), since a bank that cannot pay anybody is no bank."""
+    return tuple(seat for seat in seats if bankrolls[seat] > 0) or seats
+
+
 def first_banker(cards_dealt: tuple[Card, ...], seats: tuple[str, ...]) -> str | None:
     """Cards dealt face up in rotation from seats[0]: the seat that gets the first
     black jack banks first (None while no black jack has fallen)."""
@@ -193,18 +199,23 @@ def new_round(
     pack: Pack | None = None,
 ) -> State:
     """banker=None starts with the deal that finds the first banker (the pack is then
-    gathered and shuffled whole, so `pack` is ignored). A stake bet by the seat that
-    turns out to be the banker is not used: the banker does not bet."""
+    gathered and shuffled whole, so `pack` is ignored). The banker does not bet: a
+    stake listed for a named banker is ignored unchecked, and one bet by the seat that
+    turns out to be the banker is not used."""
     seats = tuple(seats)
     _check_seats(seats, bankrolls, banker)
-    _check_bets(settings, seats, bankrolls, bets)
+    strangers = sorted(map(str, set(bets) - set(seats)))
+    if strangers:
+        raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
+    stakes = tuple((seat, check_bet(settings, seat, bets[seat], bankrolls[seat]))
+                   for seat in seats if seat in bets and seat != banker)
     if pack is not None:
         _check_pack(pack)
     state = State(
         settings=settings,
         seats=seats,
         bankrolls=tuple((seat, bankrolls[seat]) for seat in seats),
-        stakes=tuple((seat, bets[seat].stake) for seat in seats if seat in bets),
+        stakes=stakes,
         banker=banker,
         pack=Pack() if pack is None or banker is None else pack,
         phase=FIND_BANKER if banker is None else DEAL,
@@ -223,18 +234,18 @@ def _check_seats(seats: tuple[str, ...], bankrolls: Mapping[str, int], banker: s
             raise BadBet(f"{seat}: a bankroll is a whole number of chips, 0 or more, not {chips!r}")
 
 
-def _check_bets(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets]) -> None:
-    for seat, bet in bets.items():
-        if seat not in seats:
-            raise BadBet(f"{seat!r} bet but is not at the table")
-        if not isinstance(bet, Bets):
-            raise BadBet(f"{seat}: a bet is a Bets(stake), not {bet!r}")
-        stake = _within_limits(settings, bet.stake, f"{seat}: ")
-        if DEALER_NATURAL_COLLECTS * stake > bankrolls[seat]:
-            raise BadBet(
-                f"{seat}: a stake of {stake} needs {DEALER_NATURAL_COLLECTS * stake} chips to cover "
-                f"a dealer's natural; {seat} has {bankrolls[seat]}"
-            )
+def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
+    """The stake, or BadBet: within the limits, and covered twice over, since a
+    dealer's natural collects twice the stake before anyone can act."""
+    if not isinstance(bet, Bets):
+        raise BadBet(f"{seat}: a bet is a Bets(stake), not {bet!r}")
+    stake = _within_limits(settings, bet.stake, f"{seat}: ")
+    if DEALER_NATURAL_COLLECTS * stake > chips:
+        raise BadBet(
+            f"{seat}: a stake of {stake} needs {DEALER_NATURAL_COLLECTS * stake} chips to cover "
+            f"a dealer's natural; {seat} has {chips}"
+        )
+    return stake
 
 
 def _within_limits(settings: Settings, stake: object, who: str = "") -> int:
@@ -398,7 +409,7 @@ def _draw(state: State, card: Card) -> State:
 
 def _turn_up_for_banker(state: State, card: Card) -> State:
     cards = state.first_deal + (card,)
-    banker = first_banker(cards, state.seats)
+    banker = first_banker(cards, bank_candidates(state.seats, dict(state.bankrolls)))
     if banker is None:
         return replace(state, first_deal=cards)
     state = replace(state, first_deal=cards, banker=banker, pack=Pack())

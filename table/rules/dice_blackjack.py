@@ -19,7 +19,7 @@ from typing import Mapping
 from table.errors import TableError
 from table.rules import CHANCE, TERMINAL
 from table.rules import dice_hands as shared
-from table.rules.dice_hands import Bets, Hit, Limits, Roll, RollOff, Stand, Table
+from table.rules.dice_hands import Bets, check_bet, Hit, Limits, Roll, RollOff, Stand, Table
 
 GAME_ID = "dice-blackjack"
 DESCRIPTION = "Two d6 against a dealer: first roll doubled, then count both dice or either one; two pairs pay 2:1"
@@ -29,7 +29,7 @@ SIDES = 6
 TARGET = 21
 DEALER_STANDS = 17
 
-__all__ = ["Bets", "Hit", "Stand", "Roll", "Use", "Settings", "State"]
+__all__ = ["Bets", "check_bet", "Hit", "Stand", "Roll", "Use", "Settings", "State"]
 
 
 @dataclass(frozen=True)

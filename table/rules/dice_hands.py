@@ -119,23 +119,26 @@ def open_table(
     strangers = [seat for seat in bets if seat not in seats]
     if strangers:
         raise BadBet(f"bets from {', '.join(map(str, strangers))}, who are not seated here")
-    stakes = []
-    for seat in seats:
-        if seat not in bets or seat == banker:
-            continue
-        stake = getattr(bets[seat], "stake", None)
-        if isinstance(stake, bool) or not isinstance(stake, int):
-            raise BadBet(f"{seat}: a stake is a whole number of chips, not {stake!r}")
-        if not limits.min_bet <= stake <= limits.max_bet:
-            raise BadBet(f"{seat}: the table takes bets of {limits.min_bet} to {limits.max_bet} chips, not {stake}")
-        if stake > bankrolls[seat]:
-            raise BadBet(f"{seat}: a bet of {stake} is more than the {bankrolls[seat]} chips held")
-        stakes.append((seat, stake))
-    table = Table(seats, tuple((seat, bankrolls[seat]) for seat in seats), tuple(stakes), banker)
+    stakes = tuple((seat, check_bet(limits, seat, bets[seat], bankrolls[seat]))
+                   for seat in seats if seat in bets and seat != banker)
+    table = Table(seats, tuple((seat, bankrolls[seat]) for seat in seats), stakes, banker)
     if limits.short_banker == REFUSE:
         for candidate in (banker,) if banker is not None else bank_candidates(table):
             _check_cover(table, candidate, best_payout)
     return table
+
+
+def check_bet(limits: Limits, seat: str, bet: object, chips: int) -> int:
+    """The stake of one seat's bet, or BadBet: within the limits and held in chips
+    (a stake is all a player can lose; the banker's cover is open_table's concern)."""
+    stake = getattr(bet, "stake", None)
+    if isinstance(stake, bool) or not isinstance(stake, int):
+        raise BadBet(f"{seat}: a stake is a whole number of chips, not {stake!r}")
+    if not limits.min_bet <= stake <= limits.max_bet:
+        raise BadBet(f"{seat}: the table takes bets of {limits.min_bet} to {limits.max_bet} chips, not {stake}")
+    if stake > chips:
+        raise BadBet(f"{seat}: a bet of {stake} is more than the {chips} chips held")
+    return stake
 
 
 def _check_cover(table: Table, banker: str, best_payout: int) -> None:

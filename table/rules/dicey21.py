@@ -162,7 +162,7 @@ def new_round(
     strangers = sorted(set(bets) - set(seats))
     if strangers:
         raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
-    hands = tuple(_hand_for(settings, seat, bets[seat], bankrolls) for seat in seats if seat in bets)
+    hands = tuple(check_bet(settings, seat, bets[seat], bankrolls.get(seat)) for seat in seats if seat in bets)
     players = sum(1 for hand in hands if hand.ante)
     return State(
         settings=settings,
@@ -188,7 +188,9 @@ def _check_settings(settings: Settings) -> None:
         raise TableError("the cut card must leave some of the shoe to deal")
 
 
-def _hand_for(settings: Settings, seat: str, bet: Bets, bankrolls: Mapping[str, int]) -> Hand:
+def check_bet(settings: Settings, seat: str, bet: Bets, bankroll: object) -> Hand:
+    """The seat's hand for this bet, or BadBet: ANTE and MATCH wagers within the limits
+    and together held in the bankroll (a RAISE is offered later only from what is left)."""
     if not isinstance(bet, Bets):
         raise BadBet(f"{seat}: a Dicey 21 bet is a Bets(ante, match), not {bet!r}")
     ante, match = bet.ante, _match_wagers(seat, bet.match)
@@ -203,11 +205,10 @@ def _hand_for(settings: Settings, seat: str, bet: Bets, bankrolls: Mapping[str, 
     for spot, chips in match:
         _check_chips(seat, f"MATCH on {spot}", chips, settings.min_match, settings.max_match)
     hand = Hand(seat, ante, match)
-    chips = bankrolls.get(seat)
-    if isinstance(chips, bool) or not isinstance(chips, int):
+    if isinstance(bankroll, bool) or not isinstance(bankroll, int):
         raise BadBet(f"{seat}: no bankroll at this table")
-    if hand.staked > chips:
-        raise BadBet(f"{seat}: bets of {hand.staked} chips but only {chips} in the bankroll")
+    if hand.staked > bankroll:
+        raise BadBet(f"{seat}: bets of {hand.staked} chips but only {bankroll} in the bankroll")
     return hand
 
 

@@ -208,7 +208,9 @@ def _check_bankrolls(seats: tuple[str, ...], bankrolls: dict) -> None:
             raise BadBet(f"{seat}: a bankroll is a whole number of chips, not {chips!r}")
 
 
-def _check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
+def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
+    """The price per tile, or BadBet: within the limits, and the two opening tiles paid
+    for (each later tile is sold only while the bankroll still covers it)."""
     price = getattr(bet, "price", None)
     if not isinstance(bet, Bets) or isinstance(price, bool) or not isinstance(price, int):
         raise BadBet(f"{seat}: a bet is Bets(price=chips per tile), not {bet!r}")
@@ -239,7 +241,7 @@ def new_round(settings: Settings, seats, bankrolls, bets, banker: str | None = N
         raise BadBet(f"bets from seats not at the table: {', '.join(map(str, strangers))}")
     if banker is not None and banker not in seats:
         raise BadBet(f"the banker {banker!r} is not one of the seats {', '.join(seats)}")
-    prices = {seat: _check_bet(settings, seat, bet, bankrolls[seat])
+    prices = {seat: check_bet(settings, seat, bet, bankrolls[seat])
               for seat, bet in bets.items() if seat != banker}
     if banker is None:
         banker = _pick_banker(settings, seats, bankrolls, prices)
