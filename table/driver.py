@@ -66,6 +66,7 @@ class Driver:
     highlight: int = 0
     message: str = ""
     seen: tuple[str, ...] = ()  # cards and tiles already on the table this round
+    sitting_out: tuple[tuple[str, str], ...] = ()  # (seat, why) for seats whose chips could not cover the round
     moved: bool = False  # the camera saw motion since the driver started waiting
     settlement: tuple[tuple[str, int], ...] = ()
     carry: tuple[tuple[str, Any], ...] = ()  # handed from a finished round to the next (shoe, pack)
@@ -87,17 +88,29 @@ def need_of(game: str, state: Any) -> Need:
 
 
 def start(driver: Driver, ledger: Ledger) -> Driver:
-    """Every seat places its own bet (or the table's standard one) if its chips cover it;
-    the round opens."""
+    """Every seat places its own bet (or the table's standard one) if its chips cover all
+    the round can ask of it; a seat that cannot sits this round out, so one short
+    bankroll never stops the others. Raises TableError when nobody is left to play."""
     eng = engine(driver.game)
     settings = eng.Settings()
-    bets = {}
+    bets, sitting_out = {}, []
     for seat in driver.seats:
-        if seat != driver.banker and ledger.balance(seat) >= driver.bet:
-            bets[seat] = eng.parse_bets(settings, bet_text(driver, seat))
+        if seat == driver.banker:
+            continue
+        try:
+            bet = eng.parse_bets(settings, bet_text(driver, seat))
+            eng.check_bet(settings, seat, bet, ledger.balance(seat))
+            bets[seat] = bet
+        except TableError as err:
+            sitting_out.append((seat, str(err).removeprefix(f"{seat}: ")))
+    why = "; ".join(f"{seat}: {reason}" for seat, reason in sitting_out)
+    if not bets:
+        raise TableError(f"No round: no seat can cover its bet ({why})")
     state = eng.new_round(settings, driver.seats, ledger.as_dict(), bets, banker=driver.banker, **dict(driver.carry))
+    if eng.current_actor(state) == TERMINAL:
+        raise TableError(f"No round: too few seats can play ({why or 'nobody bet'})")
     return _advance(replace(driver, state=state, round_no=driver.round_no + 1, seen=(), settlement=(),
-                            message="", applied=()))
+                            sitting_out=tuple(sitting_out), message="", applied=()))
 
 
 def bet_text(driver: Driver, seat: str) -> str:
@@ -112,7 +125,7 @@ def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
             return driver
         try:
             return start(driver, ledger)
-        except TableError as err:  # nobody can cover the bet, a bad table limit...
+        except TableError as err:  # nobody can cover a bet, the banker cannot cover the players...
             return replace(driver, message=str(err))
     if driver.phase == "results":
         return replace(driver, phase="bets", state=None, message="") if isinstance(event, Press) else driver
@@ -196,7 +209,7 @@ def _advance(driver: Driver) -> Driver:
 
 
 def lit_leds(driver: Driver) -> frozenset[str]:
-    if driver.message and driver.phase in ("roll", "reading", "typed"):
+    if driver.message and driver.phase in ("bets", "roll", "reading", "typed"):
         return frozenset({"error"})
     if driver.phase == "reading":
         return frozenset({"reading"})

@@ -146,7 +146,7 @@ def public_label(driver: Driver, action: Any) -> str:
 def prompt_for(driver: Driver) -> Prompt:
     eng = engine(driver.game)
     if driver.phase == "bets":
-        return Prompt(shake="deal", next="deal", message=f"Bets of {driver.bet} are placed: press to deal")
+        return Prompt(shake="deal", next="deal", message=driver.message or f"Bets of {driver.bet} are placed: press to deal")
     if driver.phase == "results":
         return Prompt(next="next round", message="Round over")
     if driver.phase == "decide":
@@ -183,12 +183,14 @@ def build_view(
         return TableView(driver.game, name, "error", driver.round_no, error=error, leds=leds)
     seats_hands, shared = LAYOUTS[driver.game](driver.state) if driver.state is not None else ({}, ())
     actor = engine(driver.game).current_actor(driver.state) if driver.state is not None else TERMINAL
+    sitting_out = dict(driver.sitting_out)
     seats = tuple(
         Seat(
             name=seat,
             bankroll=ledger.balance(seat),
             bets=bets_shown(bet_text(driver, seat)) if driver.state is not None and seat != driver.banker and seat in seats_hands else (),
             hands=seats_hands.get(seat, ()),
+            status=f"sits out: {sitting_out[seat]}" if seat in sitting_out and driver.state is not None else "",
             is_turn=seat == actor,
             role="banker" if seat == driver.banker else "",
         )

@@ -7,6 +7,7 @@ import pytest
 from table.driver import CONFIRM, NEXT, SHAKE, Driver, Motion, Need, Press, SettledRead, Typed, lit_leds, need_of, step
 from table.ledger import Ledger
 from table.rules import HOUSE
+from table.views import build_view
 from vision.dice import read_dice
 from vision.render.fixtures import random_die
 from vision.render.scene import draw_die, finish, table as felt
@@ -121,3 +122,32 @@ def test_a_seat_with_its_own_match_bets_is_paid_for_them():
     driver = feed(driver, ledger, Press(SHAKE), Motion("rolling"), SettledRead(dice_read(3, 3, 2)))
     # 10 + 8 = 18 pushes the ante; two threes pay the MATCH on 3 at 2 to 1
     assert dict(driver.settlement) == {"ann": 10, HOUSE: -10}
+
+
+def test_a_seat_whose_chips_cannot_cover_its_own_bets_sits_out_and_the_others_play():
+    """ann's ANTE 5 plus two MATCH chips is 7, and she holds 6: she sits the round out
+    (the screen says why); bob is dealt as usual and no chip moves for ann."""
+    ledger = Ledger.open({"ann": 6, "bob": 100, HOUSE: 0}, credit=(HOUSE,))
+    driver = Driver("dicey21", ("ann", "bob"), bet=5, seat_bets=(("ann", "5 6:1 1:1"),))
+    driver = feed(driver, ledger, Press(SHAKE))
+    assert driver.phase == "typed" and not driver.message
+    assert [hand.seat for hand in driver.state.hands] == ["bob"]
+    assert dict(driver.sitting_out)["ann"] == "bets of 7 chips but only 6 in the bankroll"
+    seats = {seat.name: seat for seat in build_view(driver, ledger).seats}
+    assert seats["ann"].status == "sits out: bets of 7 chips but only 6 in the bankroll"
+    assert seats["bob"].status == "" and seats["bob"].bets
+    driver = feed(driver, ledger, Typed("10h"), Press(CONFIRM))
+    while driver.phase == "decide":
+        driver = feed(driver, ledger, Press(CONFIRM))
+    driver = feed(driver, ledger, Press(SHAKE), Motion("rolling"), SettledRead(dice_read(1, 2, 3)))
+    assert driver.phase == "results" and "ann" not in dict(driver.settlement)
+
+
+def test_when_too_few_seats_can_cover_the_round_is_refused_clearly():
+    """Domino 21 needs a player besides the banker; two tiles at 5 cost ann 10 chips."""
+    ledger = Ledger.open({"ann": 5, "bob": 100})
+    driver = feed(Driver("domino21", ("ann", "bob"), bet=5, typed_kinds=()), ledger, Press(SHAKE))
+    assert driver.phase == "bets" and driver.state is None and driver.round_no == 0
+    assert "No round" in driver.message and "ann: two tiles at 5 cost 10 chips" in driver.message
+    assert lit_leds(driver) == {"error"}
+    assert build_view(driver, ledger).prompt.message == driver.message
