@@ -21,7 +21,8 @@ from hardware.recording import SessionWriter
 from table.advisor import Advice, advise
 from table.driver import Driver, Motion, Press, SettledRead, Typed, lit_leds, step
 from table.ledger import Ledger
-from table.store import BankrollStore
+from table.serial import CorruptRecord
+from table.store import BankrollStore, OpenRound, StoreError
 from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
 from table.views import build_view
 from vision.types import TableRead
@@ -83,7 +84,7 @@ class Appliance:
     def __init__(self, table: Table, source: FrameSource | None, settle: Settle | None,
                  read: Callable[[np.ndarray], TableRead] | None,
                  store: BankrollStore | None = None, recorder: SessionWriter | None = None,
-                 controls: Controls | None = None, advisor: bool = False) -> None:
+                 controls: Controls | None = None, advisor: bool = False, notice: str = "") -> None:
         self.table = table
         self.source = source
         self.settle = settle
@@ -94,6 +95,9 @@ class Appliance:
         self.advisor = advisor
         self.clock = 0.0  # the latest frame's time, for screens that take turns
         self._advice: tuple[Any, Advice] | None = None  # worked out once per decision
+        self.notice = notice  # what became of a round left open, shown until the table moves on
+        if recorder and notice:
+            recorder.log("note", notice)
         for seat in table.driver.seats:
             table.history.setdefault(seat, [table.ledger.balance(seat)])
 
@@ -140,6 +144,8 @@ class Appliance:
             self.recorder.log("input", event)
         before = self.table.driver
         after = self.table.driver = step(before, event, self.table.ledger)
+        if after != before:
+            self.notice = ""
         if after.round_no != before.round_no:
             self._round_started(after)
         for action in after.applied:
@@ -180,8 +186,9 @@ class Appliance:
             index, size = table.read_frame
             camera = CameraView(str(index), size, overlays_from_read(table.read), rolling=table.motion == "rolling")
         stats = Stats(table.driver.round_no, tuple(SeatHistory(s, tuple(h)) for s, h in table.history.items()))
-        return build_view(table.driver, table.ledger, camera=camera, stats=stats, advice=self._advice_now(),
+        view = build_view(table.driver, table.ledger, camera=camera, stats=stats, advice=self._advice_now(),
                           leds=leds, clock=self.clock)
+        return replace(view, prompt=replace(view.prompt, message=self.notice)) if self.notice else view
 
     def _advice_now(self) -> Advice | None:
         driver = self.table.driver
@@ -192,13 +199,48 @@ class Appliance:
         return self._advice[1]
 
 
-def resume_or_void(store: BankrollStore, driver: Driver, resume: bool) -> tuple[Driver, int | None]:
-    """After a crash: carry on with the saved round, or void it and return its bets
-    (they were never taken, so voiding only closes the round)."""
+# A saved round is carried on only at a table set up as it was; anything else would
+# ask the wrong readers for the wrong pieces, or bet what the settings no longer say.
+SAME_TABLE = ("game", "seats", "bet", "seat_bets", "typed_kinds")
+
+
+@dataclass(frozen=True)
+class Reopened:
+    driver: Driver
+    round_id: int | None  # the resumed round's; None when no round goes on
+    notice: str = ""  # what became of an open round, for the screen and the log
+
+
+def reopen_round(store: BankrollStore, driver: Driver, choice: str = "auto") -> Reopened:
+    """After a stop or crash. "void" closes the open round and its bets go back (they
+    were never taken, so voiding only closes it); "resume" carries on with it and
+    refuses, saying why, when this table cannot; "auto", what a plain start does,
+    resumes when it can and voids otherwise, so the table always comes back."""
     pending = store.unfinished()
     if pending is None:
-        return driver, None
-    if resume and isinstance(pending.state, Driver):
-        return pending.state, pending.round_id
+        return Reopened(driver, None)
+    saved, why_not = _resumable(pending, driver)
+    if choice != "void" and not why_not:
+        return Reopened(saved, pending.round_id, f"Round {saved.round_no}, left open by a stop, resumes here.")
+    if choice == "resume":
+        raise StoreError(f"the round left open cannot be resumed: {why_not}. Start with --void to cancel it; "
+                         "its bets go back")
     store.void_round(pending.round_id)
-    return replace(driver, round_no=pending.state.round_no if isinstance(pending.state, Driver) else driver.round_no), None
+    return Reopened(replace(driver, round_no=driver.round_no if saved is None else saved.round_no), None,
+                    "The round left open by a stop was voided" + (f" ({why_not})" if why_not else "")
+                    + ": every bet went back.")
+
+
+def _resumable(pending: OpenRound, driver: Driver) -> tuple[Driver | None, str]:
+    """The saved driver (None if there is none) and why this table cannot carry it on."""
+    try:
+        saved = pending.state
+    except CorruptRecord as err:
+        return None, f"its saved state no longer loads: {err}"
+    if not isinstance(saved, Driver):
+        return None, "its saved state is not a round of this appliance"
+    for name in SAME_TABLE:
+        if getattr(saved, name) != getattr(driver, name):
+            return saved, (f"it was played with {name} {getattr(saved, name)!r} and the settings now say "
+                          f"{getattr(driver, name)!r}")
+    return saved, ""

@@ -8,7 +8,7 @@ import numpy as np
 
 from hardware.appliance import Appliance, Table
 from hardware.frames import CameraLost, Frame
-from hardware.recording import Manifest, SessionWriter
+from hardware.recording import Manifest, SessionReader, SessionWriter
 from hardware.replay import replay_session
 from table.driver import Driver, house_account
 from table.ledger import Ledger
@@ -129,3 +129,18 @@ def test_bankrolls_are_persisted_with_the_settlement(tmp_path):
     play_recorded_round(tmp_path / "session", store)
     assert BankrollStore(tmp_path / "bank.sqlite").ledger().as_dict() == {"ann": 90, "bob": 90, HOUSE: 20}
     assert store.unfinished() is None
+
+
+def test_what_became_of_an_open_round_is_shown_and_recorded_until_the_table_moves_on(tmp_path):
+    recorder = SessionWriter(tmp_path / "s", Manifest("dicey21", ("ann",)))
+    camera = ScriptedCamera()
+    notice = "The round left open by a stop was voided: every bet went back."
+    appliance = Appliance(Table(Driver("dicey21", ("ann",), bet=5), Ledger.open({"ann": 50, HOUSE: 0}, (HOUSE,))),
+                          camera, ScriptedSettle(camera), dice_reader((1, 1, 1)), recorder=recorder, notice=notice)
+    for _ in range(2):
+        view, _ = appliance.tick()
+        assert view.prompt.message == notice
+    view, _ = appliance.tick(presses=["shake"])
+    assert view.prompt.message != notice
+    recorder.close()
+    assert [(e.kind, e.data) for e in SessionReader(tmp_path / "s").events][0] == ("note", notice)

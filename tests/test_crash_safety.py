@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from hardware.appliance import Appliance, resume_or_void
+from hardware.appliance import Appliance, reopen_round
 from hardware.recording import SessionReader
 from hardware.replay import table_for
 from table.store import BankrollStore
@@ -62,7 +62,8 @@ def test_kill_at_every_step_then_resume_or_void(tmp_path):
             assert ledger.as_dict() in (BANKROLLS, whole)
             pending = store.unfinished()
             start = table_for(reader).driver
-            driver, round_id = resume_or_void(store, start, resume=choice == "resume")
+            reopened = reopen_round(store, start, choice)
+            driver, round_id = reopened.driver, reopened.round_id
             if pending is None:
                 continue
             assert store.ledger().as_dict() == BANKROLLS, "an open round has moved no chip yet"

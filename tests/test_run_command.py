@@ -1,10 +1,16 @@
 """`tabletop21 run` end to end on a recorded session as its camera: settings file,
-bankroll store, recording, display; and a crash-left round must be resumed or voided."""
+bankroll store, recording, display; a round a stop left open is resumed when the
+table can carry it on, else voided with its bets back, and said so."""
 
 from pathlib import Path
 
+import pytest
+
+from hardware.recording import SessionReader
 from table.cli import main
+from table.driver import Driver, Press, step
 from table.store import BankrollStore
+from vision.calibration import Calibration
 
 SESSION = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dice-blackjack"
 
@@ -25,13 +31,116 @@ def test_run_opens_the_table_records_and_reports_its_loop(tmp_path, capsys):
     assert BankrollStore(tmp_path / "bank.sqlite").ledger().as_dict() == {"Ann": 100, "Ben": 100}
 
 
-def test_a_round_left_open_must_be_resumed_or_voided(tmp_path, capsys):
-    config = settings(tmp_path)
+def open_round(tmp_path, state):
     store = BankrollStore(tmp_path / "bank.sqlite")
-    store.open_table({"Ann": 100, "Ben": 100})
-    store.begin_round("dice-blackjack", {"half": "done"})
+    ledger = store.open_table({"Ann": 100, "Ben": 100})
+    if isinstance(state, Driver):  # a real round, dealt as the table dealt it
+        state = step(state, Press("shake"), ledger)
+    store.begin_round(getattr(state, "game", "dice-blackjack"), state)
     store.close()
-    assert main(["run", "--config", str(config), "--frames", "1"]) == 2
-    assert "--resume to finish it or --void" in capsys.readouterr().err
-    assert main(["run", "--config", str(config), "--frames", "1", "--void"]) == 0
-    assert BankrollStore(tmp_path / "bank.sqlite").unfinished() is None
+
+
+def still_open(tmp_path):
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    try:
+        return store.unfinished(), store.ledger().as_dict()
+    finally:
+        store.close()
+
+
+def recorded(tmp_path):
+    session = max((tmp_path / "sessions").iterdir())
+    return SessionReader(session)
+
+
+def test_a_plain_start_resumes_a_round_its_table_can_carry_on(tmp_path, capsys):
+    open_round(tmp_path, Driver("dice-blackjack", ("Ann", "Ben"), bet=5))  # as the settings describe
+    assert main(["run", "--config", str(settings(tmp_path)), "--frames", "1"]) == 0
+    assert "resumes here" in capsys.readouterr().out
+    pending, bankrolls = still_open(tmp_path)
+    assert pending is not None and bankrolls == {"Ann": 100, "Ben": 100}
+    session = recorded(tmp_path)
+    assert session.manifest.settings["driver"] == pending.state and pending.state.round_no == 1
+    assert [e.data for e in session.of_kind("note")] == ["Round 1, left open by a stop, resumes here."]
+
+
+def test_a_plain_start_voids_a_round_of_another_table_and_says_so(tmp_path, capsys):
+    open_round(tmp_path, Driver("domino21", ("Ann", "Ben"), bet=5, typed_kinds=()))
+    assert main(["run", "--config", str(settings(tmp_path)), "--frames", "1"]) == 0
+    said = capsys.readouterr().out
+    assert "voided (it was played with game 'domino21' and the settings now say 'dice-blackjack')" in said
+    assert "every bet went back" in said
+    assert still_open(tmp_path) == (None, {"Ann": 100, "Ben": 100})
+    assert "every bet went back" in recorded(tmp_path).of_kind("note")[0].data
+
+
+@pytest.mark.parametrize("state, why", [
+    (Driver("domino21", ("Ann", "Ben"), bet=5), "played with game 'domino21'"),
+    (Driver("dice-blackjack", ("Ann", "Cy"), bet=5), "played with seats ('Ann', 'Cy')"),
+    ({"half": "done"}, "not a round of this appliance"),
+])
+def test_resume_refuses_a_round_it_cannot_carry_on_and_says_how_to_void_it(tmp_path, capsys, state, why):
+    open_round(tmp_path, state)
+    config = str(settings(tmp_path))
+    assert main(["run", "--config", config, "--frames", "1", "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert why in err and "--void" in err
+    assert still_open(tmp_path)[0] is not None and not (tmp_path / "sessions").exists()
+    assert main(["run", "--config", config, "--frames", "1", "--void"]) == 0
+    assert still_open(tmp_path) == (None, {"Ann": 100, "Ben": 100})
+
+
+def test_a_round_whose_state_no_longer_loads_is_voided_not_a_locked_table(tmp_path, capsys):
+    open_round(tmp_path, {"half": "done"})
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store._db.execute("UPDATE rounds SET state = '{\"@type\":\"table.driver:OldDriver\"}'")
+    store.close()
+    config = str(settings(tmp_path))
+    assert main(["run", "--config", config, "--frames", "1", "--resume"]) == 2
+    assert "unknown type 'table.driver:OldDriver'" in capsys.readouterr().err
+    assert main(["run", "--config", config, "--frames", "1"]) == 0
+    assert "no longer loads" in capsys.readouterr().out
+    assert still_open(tmp_path) == (None, {"Ann": 100, "Ben": 100})
+
+
+def test_a_display_that_cannot_start_is_said_in_words_and_nothing_is_left_open(tmp_path, monkeypatch, capsys):
+    import pygame
+
+    def no_screen(*args, **kwargs):
+        raise pygame.error("kmsdrm not available")
+
+    monkeypatch.setattr(pygame.display, "set_mode", no_screen)
+    assert main(["run", "--config", str(settings(tmp_path))]) == 2
+    assert "the display did not start (kmsdrm not available)" in capsys.readouterr().err
+    assert not (tmp_path / "sessions").exists() and not (tmp_path / "bank.sqlite").exists()
+
+
+def test_the_camera_is_closed_when_the_run_ends(tmp_path, monkeypatch):
+    import hardware.sources
+
+    events = []
+    real = hardware.sources.open_source
+
+    class Tracked:
+        def __init__(self, config):
+            self.inner = real(config)
+
+        def read(self):
+            return self.inner.read()
+
+        def close(self):
+            events.append("closed")
+            self.inner.close()
+
+    monkeypatch.setattr(hardware.sources, "open_source", Tracked)
+    assert main(["run", "--config", str(settings(tmp_path)), "--frames", "3"]) == 0
+    assert events == ["closed"]
+
+
+def test_the_calibration_in_use_is_recorded_for_replays(tmp_path):
+    calibration = Calibration((640, 480), ((0.0, 0.0), (640.0, 0.0), (640.0, 300.0), (0.0, 300.0)), 40.0)
+    calibration.save(tmp_path / "cal.json")
+    config = settings(tmp_path)
+    config.write_text(config.read_text().replace("[camera]", f'calibration = "{tmp_path}/cal.json"\n[camera]'))
+    assert main(["run", "--config", str(config), "--frames", "1"]) == 0
+    assert recorded(tmp_path).manifest.settings["calibration"] == calibration

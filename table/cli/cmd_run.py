@@ -6,6 +6,7 @@ import queue
 import sys
 import threading
 import time
+from contextlib import ExitStack
 from dataclasses import replace
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -21,8 +22,11 @@ def register(subparsers) -> None:
     parser.add_argument("--frames", type=int, default=None,
                         help="stop after this many camera frames and print the loop's timings (a smoke test)")
     choice = parser.add_mutually_exclusive_group()
-    choice.add_argument("--resume", action="store_true", help="carry on with a round a crash left open")
-    choice.add_argument("--void", action="store_true", help="void a round a crash left open; its bets go back")
+    # Without either, a round left open by a stop or crash is resumed when the settings
+    # still describe its table and voided (every bet back) otherwise; the screen says which.
+    choice.add_argument("--resume", action="store_true",
+                        help="carry on with a round left open, or stop and say why it cannot be")
+    choice.add_argument("--void", action="store_true", help="void a round left open; its bets go back")
     parser.set_defaults(run=run)
 
 
@@ -40,51 +44,73 @@ def typed_lines() -> queue.Queue:
 
 
 def run(args) -> int:
-    from display import QUIT, Display
-    from hardware.appliance import Appliance, Table, reader_kinds, resume_or_void, table_reader
     from hardware.config import load_config
+
+    config = load_config(args.config)
+    display = _open_display(config, args.fullscreen)  # first: if it fails, nothing else was opened
+    with ExitStack() as opened:  # closed in reverse, whatever ends the run
+        opened.callback(display.close)
+        return _run(args, config, display, opened)
+
+
+def _open_display(config, fullscreen: bool):
+    import pygame
+
+    from display import Display
+
+    try:
+        return Display((config.display.width, config.display.height),
+                       fullscreen=fullscreen or config.display.fullscreen)
+    except pygame.error as err:
+        pygame.display.quit()
+        raise TableError(f"the display did not start ({err}): run `tabletop21 doctor` to see why; on the Pi "
+                         "start it from the console with SDL_VIDEODRIVER=kmsdrm, or from the desktop") from None
+
+
+def _run(args, config, display, opened: ExitStack) -> int:
+    from display import QUIT
+    from hardware.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
     from hardware.frames import ReconnectingSource
     from hardware.recording import Manifest, SessionWriter
     from hardware.sources import open_source
     from table.driver import Driver, house_account
     from table.store import BankrollStore
-    from vision.calibration import Calibration
     from vision.settle import SettleDetector
 
-    config = load_config(args.config)
     game, seats = config.table.game, config.table.seats
     store_path = Path(config.table.store).expanduser()
     store_path.parent.mkdir(parents=True, exist_ok=True)
     store = BankrollStore(store_path)
+    opened.callback(store.close)
     ledger = store.open_table({seat: config.table.chips for seat in seats} | {h: 0 for h in house_account(game)},
                               house_account(game))
     typed = tuple(kind for kind, how in (("card", config.input.cards), ("d10", config.input.d10),
                                           ("tile", config.input.dominoes)) if how == "typed")
     driver = Driver(game, seats, bet=config.table.bet, seat_bets=tuple(config.table.bets.items()), typed_kinds=typed)
-    if store.unfinished() is not None and not (args.resume or args.void):
-        raise TableError("a round was left open by a crash or power cut: start again with --resume to finish "
-                         "it or --void to cancel it and return its bets")
-    driver, round_id = resume_or_void(store, driver, resume=args.resume)
-    calibration = Calibration.load(Path(config.table.calibration).expanduser()) if config.table.calibration else None
+    reopened = reopen_round(store, driver, "resume" if args.resume else "void" if args.void else "auto")
+    if reopened.notice:
+        print(f"tabletop21: {reopened.notice}")
+    calibration = _calibration(config.table.calibration)
     folder = Path(config.table.sessions).expanduser() / datetime.now().strftime("%Y%m%d-%H%M%S")
     kinds = reader_kinds(game, typed)
     recorder = SessionWriter(folder, Manifest(game, seats, settings={
-        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(), "driver": driver,
-        "readers": list(kinds)},
+        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(),
+        "driver": reopened.driver, "readers": list(kinds), "calibration": calibration},
         versions={"tabletop21": _version()}, created=datetime.now().isoformat(timespec="seconds")))
+    opened.callback(recorder.close)
     controls = None
     if config.gpio.enabled:
         from hardware.controls import GpioControls
 
         controls = GpioControls(config.gpio)
-    display = Display((config.display.width, config.display.height),
-                      fullscreen=args.fullscreen or config.display.fullscreen)
-    appliance = Appliance(Table(driver, ledger, round_id=round_id),
-                          ReconnectingSource(lambda: open_source(config)), SettleDetector(),
+        opened.callback(controls.close)
+    source = ReconnectingSource(lambda: open_source(config))
+    opened.callback(source.close)
+    appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(),
                           table_reader(kinds, calibration), store=store, recorder=recorder,
-                          controls=controls, advisor=config.display.advisor)
+                          controls=controls, advisor=config.display.advisor, notice=reopened.notice)
     lines = typed_lines()
-    print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc or q quits.")
+    print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc on the display (or Ctrl+C) quits.")
     timings: dict[str, list[float]] = {"table (camera, settle, read, rules)": [], "display": []}
     try:
         while args.frames is None or len(timings["display"]) < args.frames:
@@ -112,12 +138,19 @@ def run(args) -> int:
                 ordered = sorted(seconds)
                 print(f"{stage}: {1000 * sum(ordered) / len(ordered):.1f} ms mean, "
                       f"{1000 * ordered[int(0.95 * (len(ordered) - 1))]:.1f} ms p95 over {len(ordered)} frames")
-        recorder.close()
-        display.close()
-        if controls:
-            controls.close()
-        store.close()
     return 0
+
+
+def _calibration(path: str):
+    from vision.calibration import Calibration
+
+    if not path:
+        return None
+    try:
+        return Calibration.load(Path(path).expanduser())
+    except OSError as err:
+        raise TableError(f"the calibration file cannot be read ({err}): fix [table] calibration or make one "
+                         "with `tabletop21 calibrate`") from None
 
 
 def _version() -> str:
