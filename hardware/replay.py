@@ -20,6 +20,7 @@ from table.driver import Driver, SettledRead, house_account
 from table.ledger import Ledger
 from table.serial import CorruptRecord, to_data
 from table.view import TableView
+from vision.calibration import Calibration
 from vision.types import TableRead
 
 COMPARED = ("action", "settlement")
@@ -73,16 +74,20 @@ def same_read(recorded: TableRead, today: TableRead, tolerance: float = 4.0) -> 
 
 
 def session_readers(reader: SessionReader) -> Callable[[np.ndarray], TableRead]:
-    """The readers the session was recorded with, run by today's code."""
-    settings = reader.manifest.settings or {}
+    """The readers the session was recorded with, run by today's code on the same
+    calibration (a session recorded before calibrations were kept read without one)."""
+    settings = _settings(reader)
     driver = table_for(reader).driver
     kinds = tuple(settings.get("readers") or reader_kinds(driver.game, driver.typed_kinds))
-    return table_reader(kinds)
+    calibration = settings.get("calibration")
+    if not (calibration is None or isinstance(calibration, Calibration)):
+        raise CorruptRecord(f"{reader.folder}: the manifest's calibration is not a calibration")
+    return table_reader(kinds, calibration)
 
 
 def table_for(reader: SessionReader) -> Table:
     manifest = reader.manifest
-    settings = manifest.settings or {}
+    settings = _settings(reader)
     try:
         driver = settings.get("driver") or Driver(
             manifest.game, tuple(manifest.seats), bet=int(settings["bet"]),
@@ -91,7 +96,16 @@ def table_for(reader: SessionReader) -> Table:
         ledger = Ledger.open(dict(settings["bankrolls"]), credit=house_account(manifest.game))
     except (KeyError, TypeError, ValueError) as err:
         raise CorruptRecord(f"{reader.folder}: manifest lacks the table set-up: {err}") from err
+    if not isinstance(driver, Driver):
+        raise CorruptRecord(f"{reader.folder}: the manifest's driver is not a round driver")
     return Table(driver, ledger)
+
+
+def _settings(reader: SessionReader) -> dict:
+    settings = reader.manifest.settings or {}
+    if not isinstance(settings, dict):
+        raise CorruptRecord(f"{reader.folder}: the manifest's settings are not a table of settings")
+    return settings
 
 
 def replay_session(

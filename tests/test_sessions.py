@@ -42,3 +42,33 @@ def test_demo_renders_every_screen_headless(tmp_path, capsys):
     kinds = {path.stem.split("-")[-1] for path in shots}
     assert {"attract", "play", "reading", "results", "bets"} <= kinds
     assert len(shots) >= 10
+
+
+def test_replay_reads_with_the_calibration_the_table_used(tmp_path):
+    """A calibration whose play area leaves the die out: the live table saw no die, and
+    a replay must read the same way, not the whole frame."""
+    from hardware.appliance import Appliance, Table, table_reader
+    from hardware.frames import Frame
+    from hardware.recording import Manifest, SessionWriter
+    from table.driver import Driver, Motion, Press, SettledRead
+    from table.ledger import Ledger
+    from vision.calibration import Calibration
+    from vision.image_io import load_bgr
+
+    image = load_bgr(SESSIONS / "dice-blackjack" / "frames" / "000013.jpg")
+    height, width = image.shape[:2]
+    calibration = Calibration((width, height), ((0.0, 0.0), (float(width), 0.0), (float(width), 300.0), (0.0, 300.0)))
+    driver = Driver("dice-blackjack", ("Ann", "Ben"), bet=5, typed_kinds=())
+    bankrolls = {"Ann": 100, "Ben": 100}
+    recorder = SessionWriter(tmp_path / "s", Manifest("dice-blackjack", ("Ann", "Ben"), settings={
+        "bet": 5, "typed_kinds": [], "bankrolls": bankrolls, "driver": driver, "readers": ["dice"],
+        "calibration": calibration}))
+    appliance = Appliance(Table(driver, Ledger.open(bankrolls)), None, None, table_reader(("dice",), calibration),
+                          recorder=recorder)
+    for event in (Press("shake"), Press("shake"), Motion("rolling")):
+        appliance.feed(event)
+    stored = recorder.save_frame(Frame(image, 1, 1.0))
+    appliance.feed(SettledRead(appliance.read(stored)))
+    recorder.close()
+    assert "0 seen" in appliance.table.driver.message
+    assert replay_session(tmp_path / "s", check=True) is None
