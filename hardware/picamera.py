@@ -18,10 +18,14 @@ class PiCameraSource:
                              "`sudo apt install python3-picamera2` or `pip install '.[pi]'`") from err
         try:
             self._camera = picamera2.Picamera2(camera_num)
-            # "RGB888" is stored B, G, R per pixel: exactly OpenCV's order, no conversion.
-            config = self._camera.create_video_configuration(main={"size": tuple(size), "format": "RGB888"})
-            self._camera.configure(config)
-            self._camera.start()
+            try:
+                # "RGB888" is stored B, G, R per pixel: exactly OpenCV's order, no conversion.
+                config = self._camera.create_video_configuration(main={"size": tuple(size), "format": "RGB888"})
+                self._camera.configure(config)
+                self._camera.start()
+            except BaseException:
+                self._camera.close()  # picamera2 holds an opened camera for the process until close()
+                raise
         except (RuntimeError, IndexError, OSError) as err:
             raise CameraLost(f"Pi camera {camera_num} did not start: {err}") from err
         self._index = 0
@@ -35,5 +39,7 @@ class PiCameraSource:
         return Frame(check_frame(image, "Pi camera"), self._index, time.monotonic())
 
     def close(self) -> None:
-        self._camera.stop()
-        self._camera.close()
+        try:
+            self._camera.stop()
+        finally:
+            self._camera.close()

@@ -50,8 +50,11 @@ class _DocumentedPicamera2:
         self.calls.append(("start",))
 
     def capture_array(self, name="main"):
+        """RGB888 is documented as B, G, R bytes per pixel: blue 10, green 20, red 30."""
         width, height = self.calls[1][1]["size"]
-        return np.zeros((height, width, 3), np.uint8)
+        image = np.empty((height, width, 3), np.uint8)
+        image[:] = (10, 20, 30)
+        return image
 
     def stop(self):
         self.calls.append(("stop",))
@@ -68,10 +71,35 @@ def test_picamera_adapter_uses_the_documented_api(monkeypatch):
     source = PiCameraSource(size=(320, 240))
     frame = source.read()
     assert frame.image.shape == (240, 320, 3) and frame.index == 1
+    assert tuple(frame.image[0, 0]) == (10, 20, 30), "RGB888's B, G, R bytes are OpenCV's BGR: no swap"
     source.close()
     kinds = [call[0] for call in _DocumentedPicamera2.calls]
     assert kinds == ["init", "config", "configure", "start", "stop", "close"]
     assert _DocumentedPicamera2.calls[1][1] == {"size": (320, 240), "format": "RGB888"}
+
+
+def test_the_pi_camera_is_released_when_starting_or_stopping_fails(monkeypatch):
+    class Busy(_DocumentedPicamera2):
+        def start(self):
+            raise RuntimeError("Failed to start camera: Device or resource busy")
+
+    class Stuck(_DocumentedPicamera2):
+        def stop(self):
+            raise RuntimeError("stop failed")
+
+    from hardware.picamera import PiCameraSource
+
+    _DocumentedPicamera2.calls = []
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Busy))
+    with pytest.raises(CameraLost, match="did not start: .*busy"):
+        PiCameraSource(size=(32, 24))
+    assert _DocumentedPicamera2.calls[-1] == ("close",)
+    _DocumentedPicamera2.calls = []
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Stuck))
+    source = PiCameraSource(size=(32, 24))
+    with pytest.raises(RuntimeError, match="stop failed"):
+        source.close()
+    assert _DocumentedPicamera2.calls[-1] == ("close",)
 
 
 def test_importing_the_picamera_module_does_not_need_picamera2(monkeypatch):
