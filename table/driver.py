@@ -11,6 +11,7 @@ are due), asking for a re-roll instead of guessing.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -161,13 +162,31 @@ def _from_read(driver: Driver, read: TableRead) -> Driver:
             return _reroll(driver, f"{need.count} {need.kind} expected, {len(found)} seen")
         text = " ".join(str(die.value) for die in sorted(found, key=lambda d: d.center))
     else:
-        on_table = ([f"{c.rank}{c.suit or ''}" for c in read.cards] if need.kind == "card"
-                    else [f"{t.halves[0]}-{t.halves[1]}" for t in read.dominoes])
-        new = [item for item in on_table if item not in driver.seen]
-        if len(new) != 1:
-            return _reroll(driver, f"one new {need.kind} expected, {len(new)} seen")
-        text = new[0]
+        text, why = _the_new_one(driver.seen, read, need.kind)
+        if why:
+            return _reroll(driver, why)
     return _outcome(driver, lambda: engine(driver.game).parse_outcome(driver.state, text), text)
+
+
+def _the_new_one(seen: tuple[str, ...], read: TableRead, kind: str) -> tuple[str, str]:
+    """The one card or tile added since the last read, or why the read is no answer.
+
+    Counted as multisets: a six-deck shoe holds six 7H and a suitless read is only the
+    rank, so a second identical card is new. Every piece already seen must still be
+    there, face up or among the face-down ones; otherwise a misread old piece could
+    pass for the new one."""
+    if kind == "card":
+        on_table = Counter(f"{c.rank}{c.suit or ''}" for c in read.cards)
+    else:
+        on_table = Counter("-".join(map(str, sorted(t.halves))) for t in read.dominoes)
+    face_down = sum(1 for piece in read.face_down if piece.kind == {"card": "card", "tile": "domino"}[kind])
+    gone = Counter(seen) - on_table
+    new = on_table - Counter(seen)
+    if sum(gone.values()) > face_down:
+        return "", f"{' '.join(sorted(gone.elements()))} not seen (every {kind} dealt so far stays in view)"
+    if sum(new.values()) != 1:
+        return "", f"one new {kind} expected, {sum(new.values())} seen"
+    return next(iter(new)), ""
 
 
 def _outcome(driver: Driver, make, text: str | None = None) -> Driver:

@@ -11,7 +11,8 @@ from table.views import build_view
 from vision.dice import read_dice
 from vision.render.fixtures import random_die
 from vision.render.scene import draw_die, finish, table as felt
-from vision.types import Die, TableRead, Unreadable
+from table.rules.tiles import Tile
+from vision.types import Card as VCard, Die, Domino, FaceDown, TableRead, Unreadable
 
 
 def dice_read(*values):
@@ -151,3 +152,56 @@ def test_when_too_few_seats_can_cover_the_round_is_refused_clearly():
     assert "No round" in driver.message and "ann: two tiles at 5 cost 10 chips" in driver.message
     assert lit_leds(driver) == {"error"}
     assert build_view(driver, ledger).prompt.message == driver.message
+
+
+def tiles_read(*halves, face_down=0):
+    tiles = tuple(Domino(h, (40.0 * i, 5.0), (0, 0, 1, 1), 0.0, 0.99) for i, h in enumerate(halves))
+    return TableRead(dominoes=tiles, face_down=tuple(FaceDown("domino", (9.0, 9.0 * i), (0, 0, 1, 1))
+                                                      for i in range(face_down)))
+
+
+def show(driver, ledger, read):
+    return feed(driver, ledger, Motion("hand"), SettledRead(read))
+
+
+@pytest.fixture
+def two_tiles_dealt():
+    ledger = Ledger.open({"ann": 100, "bob": 100})
+    driver = feed(Driver("domino21", ("ann", "bob"), bet=2, typed_kinds=()), ledger, Press(SHAKE))
+    driver = show(driver, ledger, tiles_read((4, 4)))
+    driver = show(driver, ledger, tiles_read((4, 4), (5, 2)))  # read either way up, it is 2-5
+    assert driver.seen == ("4-4", "2-5") and driver.phase == "reading"
+    return driver, ledger
+
+
+def test_a_tile_read_where_an_old_tile_went_missing_is_shown_again(two_tiles_dealt):
+    """Two tiles where three are due, 4-4 gone: the 0-0 is more likely a misread 4-4
+    than the new tile, so nothing is drawn."""
+    driver, ledger = two_tiles_dealt
+    after = show(driver, ledger, tiles_read((0, 0), (2, 5)))
+    assert after.state == driver.state and after.applied == ()
+    assert "4-4 not seen" in after.message and lit_leds(after) == {"error"}
+    after = show(driver, ledger, tiles_read((0, 0), (1, 1), (2, 5), (4, 4)))
+    assert after.state == driver.state and "one new tile expected, 2 seen" in after.message
+
+
+def test_a_tile_laid_face_down_still_counts_as_on_the_table(two_tiles_dealt):
+    driver, ledger = two_tiles_dealt
+    after = show(driver, ledger, tiles_read((2, 5), (3, 6), face_down=1))
+    assert [str(action.tile) for action in after.applied] == [str(Tile(3, 6))] and not after.message
+    assert after.seen == ("4-4", "2-5", "3-6")
+
+
+def test_a_second_identical_card_from_the_shoe_is_a_new_card():
+    """A six-deck shoe holds six 7H: the second one on the table is dealt, not ignored."""
+    ledger = Ledger.open({"ann": 100, "bob": 100, HOUSE: 0}, credit=(HOUSE,))
+    driver = feed(Driver("dicey21", ("ann", "bob"), bet=5, typed_kinds=()), ledger, Press(SHAKE))
+
+    def cards(*texts):
+        return TableRead(cards=tuple(VCard(t[:-1], t[-1], (10.0 * i, 0.0), (0, 0, 1, 1), 0.0, 0.99)
+                                     for i, t in enumerate(texts)))
+
+    driver = show(driver, ledger, cards("7H"))
+    driver = show(driver, ledger, cards("7H", "7H"))
+    assert [[str(c) for c in hand.cards] for hand in driver.state.hands] == [["7"], ["7"]]
+    assert driver.seen == ("7H", "7H") and not driver.message
