@@ -61,3 +61,28 @@ def test_odds_json_has_the_stable_keys(capsys):
     data = json.loads(out)
     assert code == 0 and data["game"] == "dice-blackjack"
     assert isinstance(data["figures"]["player_edge"], float) and data["figures"]["strategy"]
+
+
+def one_error_line(code, err, *words):
+    assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("tabletop21: "), err
+    for word in words:
+        assert word in err, err
+
+
+@pytest.mark.parametrize("labels, words", [
+    ("", "labels.json: the file is empty"),
+    ('{"a": [1,', "labels.json: not JSON"),
+    ("[1, 2, 3]", "labels.json: expected {photo file name"),
+    ('{"good.png": "six"}', "labels.json: good.png: expected {kind"),
+    ('{"good.png": {"dice": [{"value": 3}]}}', "labels.json: good.png: dice object 1 needs a box"),
+    ("{}", "labels.json: no labelled photos"),
+    ('{"nothere.png": {"dice": []}}', "images/nothere.png: no such file"),
+    ('{"text.png": {"dice": []}}', "images/text.png: not an image"),
+])
+def test_eval_of_a_bad_labels_file_or_photo_is_one_line(capsys, tmp_path, labels, words):
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "text.png").write_text("hello")
+    (tmp_path / "labels.json").write_text(labels)
+    code, out, err = run(capsys, "eval", str(tmp_path))
+    one_error_line(code, err, str(tmp_path), words)
+    assert out == ""

@@ -149,6 +149,51 @@ def score_kind(spec: KindSpec, labels: list[dict], read: TableRead) -> tuple[Kin
     return score, mistakes
 
 
+class BadLabels(ValueError):
+    """A labels.json that cannot be scored against: not JSON, not {photo: labels}, or
+    an object without a box or a value."""
+
+
+def load_labels(photo_dir: str | Path) -> dict[str, dict]:
+    """DIR/labels.json checked whole before any photo is read, so a typo is one clear
+    line naming the file and the entry, not a crash half-way through a long run."""
+    path = Path(photo_dir) / "labels.json"
+    try:
+        text = path.read_text()
+        labels = json.loads(text)
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadLabels(f"{path}: cannot be read ({err})") from err
+    except json.JSONDecodeError as err:
+        if not text.strip():
+            raise BadLabels(f"{path}: the file is empty") from err
+        raise BadLabels(f"{path}: not JSON ({err})") from err
+    if not isinstance(labels, dict):
+        raise BadLabels(f"{path}: expected {{photo file name: {{kind: [objects]}}}}, not a {type(labels).__name__}")
+    if not labels:
+        raise BadLabels(f"{path}: no labelled photos")
+    for name, entry in labels.items():
+        if not isinstance(entry, dict):
+            raise BadLabels(f"{path}: {name}: expected {{kind: [objects]}}, not {entry!r}")
+        for kind, spec in KINDS.items():
+            objects = entry.get(kind, [])
+            if not isinstance(objects, list):
+                raise BadLabels(f"{path}: {name}: {kind} is a list of objects, not {objects!r}")
+            for number, label in enumerate(objects, 1):
+                if not _well_formed(spec, label):
+                    raise BadLabels(f"{path}: {name}: {kind} object {number} needs a box [x0, y0, x1, y1] "
+                                    f"and its value, not {label!r}")
+    return labels
+
+
+def _well_formed(spec: KindSpec, label: object) -> bool:
+    try:
+        box = label["box"]
+        spec.truth(label)
+        return len(box) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
 def labelled_kinds(labels: dict[str, dict]) -> list[str]:
     """The kinds of which a labels.json holds at least one object: what is on the
     table in those photos. An empty list on every photo ("dice": [] in a set of
@@ -159,11 +204,12 @@ def labelled_kinds(labels: dict[str, dict]) -> list[str]:
 
 def evaluate(photo_dir: str | Path, reader: Callable[[np.ndarray], TableRead],
              names: list[str] | None = None) -> list[PhotoScore]:
-    """Run `reader` on each labelled photo (all of them unless `names` is given)."""
+    """Run `reader` on each labelled photo (all of them unless `names` is given).
+    Raises BadLabels for a bad labels.json, NotAnImage for a photo missing or unreadable."""
     photo_dir = Path(photo_dir)
-    labels = json.loads((photo_dir / "labels.json").read_text())
+    labels = load_labels(photo_dir)
     kinds = labelled_kinds(labels)
-    names = names or sorted(labels)
+    names = sorted(labels) if names is None else names
     if names:
         # Once untimed: the first read pays for lazy imports and OpenCV's start-up
         # (a quarter of a second or more), which a running appliance pays once.

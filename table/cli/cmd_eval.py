@@ -15,8 +15,8 @@ import cv2
 from table.errors import TableError
 from vision.dice import read_dice
 from vision.dice.tinycnn import TinyCNN
-from vision.evaluate import draw, evaluate, labelled_kinds, split_names, summary
-from vision.image_io import load_bgr
+from vision.evaluate import BadLabels, draw, evaluate, labelled_kinds, load_labels, split_names, summary
+from vision.image_io import NotAnImage, load_bgr
 from vision.read import READERS, read_table
 
 
@@ -58,14 +58,23 @@ def run(args) -> int:
     if args.show and not args.out:
         raise TableError("--show needs --out OUTDIR")
     cv2.setNumThreads(1)
-    labels = json.loads((directory / "labels.json").read_text())
+    try:
+        labels = load_labels(directory)
+    except BadLabels as err:
+        raise TableError(str(err)) from err
+    names = split_names(list(labels), args.split)
+    if not names:
+        raise TableError(f"{directory}: --split {args.split} leaves no photo to score")
     # Only the readers for what the labels hold: the figures (and ms per photo) are
     # those of the reader being scored, as on a table of that game.
     reader = partial(read_table, readers={kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS})
     if args.dice_model or args.face_model:
         reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model or ()),
                          face_networks=tuple(_load_network(path) for path in args.face_model or ()))
-    results = evaluate(directory, reader, split_names(list(labels), args.split))
+    try:
+        results = evaluate(directory, reader, names)
+    except NotAnImage as err:  # a labelled photo missing, or not a picture
+        raise TableError(str(err)) from err
     result = summary(results)
     if args.json:
         print(json.dumps(result, indent=1))
