@@ -6,6 +6,7 @@ wrong one is explained field by field instead of failing somewhere later."""
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,10 @@ def _validated(config: ApplianceConfig) -> ApplianceConfig:
         raise ConfigError(f"[table] game {config.table.game!r} is not one of {', '.join(GAME_MODULES)}")
     if not config.table.seats or len(set(config.table.seats)) != len(config.table.seats):
         raise ConfigError("[table] seats must be distinct names, at least one")
+    for seat in config.table.seats:
+        # TOML allows "\u0000" and friends; the screen cannot draw them, nor a person read them.
+        if not isinstance(seat, str) or not seat.strip() or any(unicodedata.category(ch) == "Cc" for ch in seat):
+            raise ConfigError(f"[table] seats: {seat!r} is not a name to show (text, no control characters)")
     if config.table.chips < 1 or config.table.bet < 1:
         raise ConfigError("[table] chips and bet must be at least 1")
     eng = engine(config.table.game)
@@ -130,8 +135,12 @@ def _validated(config: ApplianceConfig) -> ApplianceConfig:
     unknown_leds = set(config.gpio.leds) - set(LED_NAMES)
     if unknown_leds:
         raise ConfigError(f"[gpio.leds] unknown LED(s) {sorted(unknown_leds)}; LEDs are {', '.join(LED_NAMES)}")
-    pins = [config.gpio.shake, config.gpio.next, *config.gpio.leds.values()]
-    if len(set(pins)) != len(pins):
+    pins = {"shake": config.gpio.shake, "next": config.gpio.next,
+            **{f"leds.{name}": pin for name, pin in config.gpio.leds.items()}}
+    for name, pin in pins.items():
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 2 <= pin <= 27:
+            raise ConfigError(f"[gpio] {name} = {pin!r}: the Pi's header has BCM pins 2 to 27")
+    if len(set(pins.values())) != len(pins):
         raise ConfigError("[gpio] two devices share a pin")
     for key in ("cards", "d10", "dominoes"):
         if getattr(config.input, key) not in ("typed", "camera"):

@@ -10,25 +10,44 @@ from collections import deque
 from typing import Iterable
 
 from hardware.config import LED_NAMES, GpioConfig
+from table.errors import TableError
 
 # Button names the round driver understands. A short press of NEXT moves the
 # highlighted choice on; holding it confirms. SHAKE rolls / reveals.
 SHAKE, NEXT, CONFIRM = "shake", "next", "confirm"
 
 
+class GpioUnavailable(TableError):
+    """The buttons and LEDs cannot be opened here; said in words, not gpiozero's traceback."""
+
+
 class GpioControls:
     def __init__(self, config: GpioConfig, pin_factory=None) -> None:
-        from gpiozero import LED, Button  # imported here: a laptop without GPIO never needs it
+        from gpiozero import LED, Button, GPIOZeroError  # imported here: a laptop without GPIO never needs it
 
         self._pressed: deque[str] = deque()
-        self._shake = Button(config.shake, bounce_time=config.bounce_time, pin_factory=pin_factory)
-        self._next = Button(config.next, bounce_time=config.bounce_time, hold_time=config.hold_time,
-                            pin_factory=pin_factory)
         self._held = False
+        self._devices: list = []  # in opening order; a failure part-way closes those already open
+        self._leds: dict = {}
+        try:
+            self._shake = self._opened(Button(config.shake, bounce_time=config.bounce_time, pin_factory=pin_factory))
+            self._next = self._opened(Button(config.next, bounce_time=config.bounce_time,
+                                             hold_time=config.hold_time, pin_factory=pin_factory))
+            for name, pin in config.leds.items():
+                self._leds[name] = self._opened(LED(pin, pin_factory=pin_factory))
+        except BaseException as err:
+            self.close()
+            if isinstance(err, (GPIOZeroError, OSError)):  # no pin driver, a pin in use, no permission
+                raise GpioUnavailable(f"the GPIO pins cannot be used ({type(err).__name__}: {err}); on a Pi "
+                                      "add the user to the 'gpio' group, elsewhere set [gpio] enabled = false") from err
+            raise
         self._shake.when_pressed = lambda: self._pressed.append(SHAKE)
         self._next.when_held = self._on_hold
         self._next.when_released = self._on_release
-        self._leds = {name: LED(pin, pin_factory=pin_factory) for name, pin in config.leds.items()}
+
+    def _opened(self, device):
+        self._devices.append(device)
+        return device
 
     def _on_hold(self) -> None:
         self._held = True
@@ -58,5 +77,10 @@ class GpioControls:
         return frozenset(name for name, led in self._leds.items() if led.is_lit)
 
     def close(self) -> None:
-        for device in (self._shake, self._next, *self._leds.values()):
+        """LEDs off first: a released pin keeps its last level, and a lamp still saying
+        "ready" or "win" over a stopped table would be a lie."""
+        for led in self._leds.values():
+            led.off()
+        for device in reversed(self._devices):
             device.close()
+        self._leds, self._devices = {}, []

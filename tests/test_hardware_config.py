@@ -35,6 +35,12 @@ def test_a_file_overrides_fields(tmp_path):
         ('[input]\ncards = "psychic"\n', "typed"),
         ('[table.bets]\n"Seat 1" = "10 3:x"\n', "Seat 1"),
         ('[table.bets]\nNobody = "10"\n', "not one of the seats"),
+        ('[table]\nseats = ["Ann", "B\\u0000b"]\n', "'B\\\\x00b' is not a name"),
+        ('[table]\nseats = ["Ann", "  "]\n', "not a name"),
+        ('[table]\nseats = ["Ann", 2]\n', "2 is not a name"),
+        ("[gpio.leds]\nready = 99\n", "leds.ready = 99: .*BCM pins 2 to 27"),
+        ("[gpio]\nshake = 1\n", "shake = 1"),
+        ('[gpio.leds]\nready = "5"\n', "leds.ready = '5'"),
     ],
 )
 def test_bad_settings_are_explained(tmp_path, text, words):

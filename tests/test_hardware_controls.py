@@ -3,10 +3,11 @@
 import time
 
 import pytest
+from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
 from hardware.config import GpioConfig
-from hardware.controls import CONFIRM, NEXT, SHAKE, GpioControls
+from hardware.controls import CONFIRM, NEXT, SHAKE, GpioControls, GpioUnavailable
 
 
 @pytest.fixture
@@ -59,3 +60,22 @@ def test_leds_light_exactly_what_is_asked(rig):
     with pytest.raises(ValueError, match="no LED"):
         controls.show({"disco"})
     assert controls.lit() == {"error"}
+
+
+def test_closing_switches_the_leds_off_and_frees_every_pin(rig):
+    controls, factory, config = rig
+    controls.show({"ready", "win"})
+    controls.close()
+    assert not any(factory.pin(pin).state for pin in config.leds.values())
+    for pin in (config.shake, config.next, *config.leds.values()):
+        Button(pin, pin_factory=factory).close()  # GPIOPinInUse if any were still held
+
+
+def test_a_device_that_fails_to_open_releases_the_ones_opened_before(rig):
+    controls, factory, config = rig
+    controls.close()
+    broken = GpioConfig(enabled=True, leds={"ready": 5, "win": 99})  # 99: no such pin on the factory
+    with pytest.raises(GpioUnavailable, match="99.*enabled = false"):
+        GpioControls(broken, pin_factory=factory)
+    for pin in (broken.shake, broken.next, 5):
+        Button(pin, pin_factory=factory).close()
