@@ -3,6 +3,7 @@
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +87,55 @@ def test_eval_of_a_bad_labels_file_or_photo_is_one_line(capsys, tmp_path, labels
     code, out, err = run(capsys, "eval", str(tmp_path))
     one_error_line(code, err, str(tmp_path), words)
     assert out == ""
+
+
+@pytest.fixture
+def pictures(tmp_path):
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
+    cv2.imwrite(str(tmp_path / "table.png"), np.full((64, 96, 3), 90, np.uint8))
+    (tmp_path / "text.txt").write_text("hello")
+    (tmp_path / "adir").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize("image, output, words", [
+    ("dot.png", "cal.json", ["dot.png: too small for a frame of the table"]),
+    ("adir", "cal.json", ["adir: a directory, not an image file"]),
+    ("table.png", "nowhere/cal.json", ["nowhere/cal.json: cannot write the calibration (No such file"]),
+    ("table.png", "adir", ["adir: cannot write the calibration (Is a directory)"]),
+])
+def test_calibrate_errors_are_one_line(capsys, pictures, image, output, words):
+    code, _, err = run(capsys, "calibrate", str(pictures / image), "-o", str(pictures / output))
+    one_error_line(code, err, *words)
+
+
+@pytest.mark.parametrize("image, words", [
+    ("adir", "adir: error: a directory, not an image file"),
+    ("text.txt", "text.txt: error: not an image OpenCV can decode"),
+])
+def test_read_names_a_bad_file_once(capsys, pictures, image, words):
+    code, out, _ = run(capsys, "read", str(pictures / image))
+    assert code == 1 and out.strip() == f"{pictures}/{words}"
+
+
+@pytest.mark.parametrize("calibration, words", [
+    ("text.txt", "text.txt: not JSON"),
+    ("table.png", "table.png: not a calibration file"),
+    ("adir", "adir: cannot read the calibration (Is a directory)"),
+])
+def test_read_names_a_bad_calibration_file(capsys, pictures, calibration, words):
+    code, _, err = run(capsys, "read", "--calibration", str(pictures / calibration), str(pictures / "table.png"))
+    one_error_line(code, err, words)
+
+
+def test_read_summary_names_every_kind_read(capsys):
+    """A photo of cards is not 'no dice': the line lists what the readers found."""
+    photo = str(Path(__file__).resolve().parents[1] / "calibration_images" / "cards" / "images" / "cards_00.jpg")
+    code, out, _ = run(capsys, "read", photo, "--kinds", "dice,cards")
+    code_json, out_json, _ = run(capsys, "read", photo, "--kinds", "dice,cards", "--json")
+    cards = [c["rank"] + (c["suit"] or "") for c in json.loads(out_json)[0]["cards"]]
+    assert code == code_json == 0 and cards
+    assert out.strip() == f"{photo}: cards {' '.join(cards)}"

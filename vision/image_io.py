@@ -15,6 +15,8 @@ class NotAnImage(ValueError):
 
 def load_bgr(path: str | Path) -> np.ndarray:
     path = Path(path)
+    if path.is_dir():
+        raise NotAnImage(f"{path}: a directory, not an image file")
     if not path.is_file():
         raise NotAnImage(f"{path}: no such file")
     raw = np.fromfile(path, dtype=np.uint8)

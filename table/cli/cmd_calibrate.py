@@ -5,7 +5,7 @@ appliance and for `tabletop21 read --calibration`."""
 from __future__ import annotations
 
 from table.errors import TableError
-from vision.image_io import NotAnImage, load_bgr
+from vision.image_io import NotAnImage, checked_bgr, load_bgr
 from vision.play_area import calibrate
 
 
@@ -24,8 +24,15 @@ def run(args) -> int:
         frame = load_bgr(args.image)
     except NotAnImage as err:
         raise TableError(str(err)) from err
+    try:
+        checked_bgr(frame)
+    except NotAnImage as err:
+        raise TableError(f"{args.image}: too small for a frame of the table ({err})") from err
     calibration = calibrate(frame, args.die_px)
-    calibration.save(args.output)
+    try:
+        calibration.save(args.output)
+    except OSError as err:
+        raise TableError(f"{args.output}: cannot write the calibration ({err.strerror})") from err
     die = f"{calibration.die_px:.1f} px" if calibration.die_px else "unknown (no dice in the picture)"
     print(f"play area: {len(calibration.area)}-sided polygon in a {calibration.frame_size[0]}x"
           f"{calibration.frame_size[1]} frame; die face {die}; saved {args.output}")

@@ -27,11 +27,20 @@ def register(subparsers) -> None:
 
 
 def _summary(entry: dict) -> str:
+    """One line naming everything read, kind by kind, so a photo of cards does not
+    look empty because it holds no dice."""
     if "error" in entry:
-        return f"{entry['file']}: error: {entry['error']}"
-    values = " ".join(str(d["value"]) for d in entry["dice"]) or "no dice"
-    extra = f", {len(entry['unreadable'])} unreadable" if entry["unreadable"] else ""
-    return f"{entry['file']}: {values}{extra}"
+        return f"{entry['file']}: error: {entry['error'].removeprefix(entry['file'] + ': ')}"
+    listed = {
+        "dice": [str(d["value"]) for d in entry["dice"]],
+        "d10": [str(d["value"]) for d in entry["d10"]],
+        "dominoes": ["-".join(map(str, t["halves"])) for t in entry["dominoes"]],
+        "cards": [c["rank"] + (c["suit"] or "") for c in entry["cards"]],
+    }
+    parts = [f"{kind} {' '.join(values)}" for kind, values in listed.items() if values]
+    counted = {"face down": entry["face_down"], "unreadable": entry["unreadable"]}
+    parts += [f"{len(items)} {what}" for what, items in counted.items() if items]
+    return f"{entry['file']}: {'; '.join(parts) or 'nothing read'}"
 
 
 def _kinds(text: str) -> dict[str, str]:
@@ -47,8 +56,12 @@ def run(args) -> int:
     if args.calibration:
         try:
             calibration = Calibration.load(args.calibration)
-        except OSError as err:  # a corrupt file raises CorruptRecord, a TableError, itself
-            raise TableError(f"calibration {args.calibration}: {err}") from err
+        except OSError as err:
+            raise TableError(f"{args.calibration}: cannot read the calibration ({err.strerror})") from err
+        except UnicodeDecodeError as err:
+            raise TableError(f"{args.calibration}: not a calibration file (not text)") from err
+        except TableError as err:  # not JSON, or not a calibration: say which file
+            raise TableError(f"{args.calibration}: {str(err).removeprefix(args.calibration + ': ')}") from err
     entries = []
     for path in args.images:
         try:
