@@ -2,7 +2,10 @@
 reads, events), so a session recording written today can be read back and replayed.
 
 Only classes defined in this project's own packages are ever rebuilt from a
-recording: a corrupt or hostile file cannot make us import arbitrary code.
+recording: a corrupt or hostile file cannot make us import arbitrary code. Each field
+is checked against its type hint and a field the class does not have is refused, so
+a damaged record, or one written by a newer version, fails here in words instead of
+as a stray TypeError deep in a replay, or by silently dropping what it said.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import types
 import typing
 from fractions import Fraction
 from importlib import import_module
@@ -54,11 +58,14 @@ def to_data(obj: Any) -> Any:
 def from_data(data: Any, hint: Any = Any) -> Any:
     """Decode what to_data wrote, using type hints to restore tuples and enums."""
     try:
-        return _decode(data, hint)
+        value = _decode(data, hint)
     except CorruptRecord:
         raise
     except (TypeError, ValueError, KeyError, AttributeError) as err:
         raise CorruptRecord(f"record does not decode: {err}") from err
+    if not _fits(value, hint):
+        raise CorruptRecord(f"record is not {_named(hint)}: {_short(data)}")
+    return value
 
 
 def dumps(obj: Any) -> str:
@@ -98,17 +105,25 @@ def _decode(data: Any, hint: Any) -> Any:
             return {_decode(k, key_hint): _decode(v, value_hint) for k, v in data["items"]}
         cls = _resolve(tag)
         hints = typing.get_type_hints(cls)
+        fields = dataclasses.fields(cls)
+        unknown = sorted(set(data) - {TYPE_KEY} - {field.name for field in fields})
+        if unknown:
+            raise CorruptRecord(f"{tag} has no field {', '.join(map(repr, unknown))} (written by a newer tabletop21?)")
         kwargs = {}
-        for field in dataclasses.fields(cls):
+        for field in fields:
             if field.name in data:
-                kwargs[field.name] = _decode(data[field.name], hints.get(field.name, Any))
+                field_hint = hints.get(field.name, Any)
+                value = kwargs[field.name] = _decode(data[field.name], field_hint)
+                if not _fits(value, field_hint):
+                    raise CorruptRecord(f"{tag}: {field.name} must be {_named(field_hint)}, "
+                                        f"not {_short(data[field.name])}")
         try:
             return cls(**kwargs)
         except TypeError as err:
             raise CorruptRecord(f"{tag}: {err}") from err
-    origin = typing.get_origin(hint)
+    origin = typing.get_origin(hint) or (hint if hint in (tuple, list, set, frozenset) else None)
     args = typing.get_args(hint)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if origin in _UNIONS:
         for arg in args:
             if arg is type(None) and data is None:
                 return None
@@ -139,3 +154,45 @@ def _decode(data: Any, hint: Any) -> Any:
 def _mapping_hints(hint: Any) -> tuple[Any, Any]:
     args = typing.get_args(hint)
     return (args[0], args[1]) if len(args) == 2 else (Any, Any)
+
+
+_UNIONS = (typing.Union, types.UnionType)
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether a decoded value is what its hint says. bool is not taken for an int; a
+    hint of a kind recordings never hold (an array, a callable) is not checked."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return True
+    if origin in _UNIONS:
+        return any(_fits(value, arg) for arg in args)
+    if origin is typing.Literal:
+        return value in args
+    if hint is type(None):
+        return value is None
+    if hint in (int, float):
+        return isinstance(value, hint) and not isinstance(value, bool)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(item, args[0]) for item in value)
+        return not args or (len(args) == len(value) and all(map(_fits, value, args)))
+    if origin in (list, set, frozenset):
+        return isinstance(value, origin) and all(_fits(item, args[0]) for item in value)
+    if origin is dict:
+        return isinstance(value, dict) and all(_fits(k, args[0]) and _fits(v, args[1]) for k, v in value.items())
+    if hint in (str, bool, tuple, list, dict, Fraction) or (
+            isinstance(hint, type) and (dataclasses.is_dataclass(hint) or issubclass(hint, enum.Enum))):
+        return isinstance(value, hint)
+    return True
+
+
+def _named(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) else str(hint)
+
+
+def _short(data: Any) -> str:
+    text = repr(data)
+    return text if len(text) <= 80 else text[:77] + "..."

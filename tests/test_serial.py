@@ -1,3 +1,4 @@
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -34,6 +35,17 @@ class Local:
         ('{"@type": "table.rules.cards:Nope"}', "unknown type"),
         ('{"@type": "table.rules.cards:Card", "rank": "Z"}', "rank"),
         ("{not json", "not JSON"),
+        ('{"@type": "table.driver:Press", "button": 5}', "button must be str, not 5"),
+        ('{"@type": "vision.types:Die", "value": "x", "center": [1, 2], "box": [1, 2, 3, 4], "confidence": 1}',
+         "value must be int, not 'x'"),
+        ('{"@type": "vision.types:Die", "value": true, "center": [1, 2], "box": [1, 2, 3, 4], "confidence": 1}',
+         "value must be int, not True"),
+        ('{"@type": "vision.types:Die", "value": 3, "center": [1, 2, 3], "box": [1, 2, 3, 4], "confidence": 1}',
+         "center must be tuple"),
+        ('{"@type": "vision.types:TableRead", "dice": [{"@type": "table.driver:Press", "button": "shake"}]}',
+         "dice must be tuple"),
+        ('{"@type": "table.driver:Need", "kind": "dice", "count": null}', "count must be int, not None"),
+        ('{"@type": "table.driver:Press", "button": "shake", "force": 3}', "no field 'force'.*newer"),
     ],
 )
 def test_corrupt_records_fail_clearly(text, words):
@@ -44,3 +56,15 @@ def test_corrupt_records_fail_clearly(text, words):
 def test_unencodable_objects_are_refused():
     with pytest.raises(TypeError):
         serial.dumps(object())
+
+
+def test_optional_and_nested_fields_load_when_they_fit():
+    from hardware.recording import Event
+    from table.driver import Driver
+
+    driver = Driver("dicey21", ("ann",), 5, banker=None, seat_bets=(("ann", "10 3:5"),))
+    assert serial.loads(serial.dumps(Event(1.5, "input", driver)), Event).data == driver
+    assert serial.loads('{"@type": "table.driver:Driver", "game": "dicey21", "seats": ["a"], "bet": 5, '
+                        '"banker": "a"}').banker == "a"
+    with pytest.raises(serial.CorruptRecord, match=re.escape("banker must be str | None, not 3")):
+        serial.loads('{"@type": "table.driver:Driver", "game": "dicey21", "seats": ["a"], "bet": 5, "banker": 3}')

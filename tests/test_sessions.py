@@ -72,3 +72,26 @@ def test_replay_reads_with_the_calibration_the_table_used(tmp_path):
     recorder.close()
     assert "0 seen" in appliance.table.driver.message
     assert replay_session(tmp_path / "s", check=True) is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_state_the_store_saves_during_a_bundled_session_loads_back_equal(game, tmp_path):
+    """The decoder checks each field's type: no real round state may trip it."""
+    from hardware.appliance import Appliance
+    from hardware.replay import table_for
+    from table.store import BankrollStore
+
+    reader = SessionReader(SESSIONS / game)
+    table = table_for(reader)
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    table.ledger = store.open_table(table.ledger.as_dict(), table.ledger.credit)
+    appliance = Appliance(table, None, None, None, store=store)
+    loaded = 0
+    for event in reader.of_kind("input"):
+        appliance.feed(event.data)
+        pending = store.unfinished()
+        if pending is not None:
+            assert pending.state == appliance.table.driver
+            loaded += 1
+    store.close()
+    assert loaded > 5
