@@ -9,7 +9,7 @@ from typing import Any
 
 from table.errors import TableError
 from table.odds import odds_module
-from table.rules import CHANCE, GAME_MODULES, TERMINAL, engine
+from table.rules import CHANCE, TERMINAL, engine
 
 
 @dataclass(frozen=True)
@@ -20,8 +20,6 @@ class Advice:
 
 def advise(game_id: str, state: Any) -> Advice:
     """Raises TableError for an unknown game or when no decision is pending."""
-    if game_id not in GAME_MODULES:
-        raise TableError(f"unknown game {game_id!r}; the games are: {', '.join(GAME_MODULES)}")
     actor = engine(game_id).current_actor(state)
     if actor in (CHANCE, TERMINAL):
         raise TableError(f"no decision to advise on: the {'round is over' if actor == TERMINAL else 'next move is chance'}")

@@ -52,9 +52,10 @@ def test_manual_play_explains_bad_typing_and_asks_again(capsys, monkeypatch):
     assert "Round 1:" in out and re.search(r"seat1\s+100\n", out) and re.search(r"house\s+0\n", out)
 
 
-def test_unknown_game_is_a_clear_error(capsys):
-    with pytest.raises(KeyError, match="unknown game 'poker'"):
-        main(["play", "poker", "--auto", "--rounds", "1"])
+@pytest.mark.parametrize("argv", [("play", "poker", "--auto", "--rounds", "1"), ("odds", "poker")])
+def test_unknown_game_is_a_clear_error(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    one_error_line(code, err, "unknown game 'poker'", ", ".join(GAME_MODULES))
 
 
 def test_odds_json_has_the_stable_keys(capsys):
@@ -139,3 +140,19 @@ def test_read_summary_names_every_kind_read(capsys):
     cards = [c["rank"] + (c["suit"] or "") for c in json.loads(out_json)[0]["cards"]]
     assert code == code_json == 0 and cards
     assert out.strip() == f"{photo}: cards {' '.join(cards)}"
+
+
+def test_manual_play_asks_again_for_a_rank_the_shoe_has_run_out_of(capsys, monkeypatch):
+    """A shoe carried on from earlier rounds with every ace dealt: a typed ace is a
+    mistyped card, asked again, not the end of the session."""
+    from table.cli.cmd_play import typed_outcome
+    from table.rules import engine
+    from table.rules.dicey21_shoe import Shoe
+
+    eng = engine("dicey21")
+    state = eng.new_round(eng.Settings(), ("ann",), {"ann": 100, "house": 0}, {"ann": eng.Bets(5)},
+                          shoe=Shoe((0,) + (24,) * 12))
+    answers = iter(["A", "K"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert typed_outcome(eng, state) == eng.Deal(eng.Card("K"))
+    assert "! every A of the shoe has been dealt" in capsys.readouterr().out

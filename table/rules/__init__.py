@@ -44,6 +44,8 @@ all five):
 from importlib import import_module
 from types import ModuleType
 
+from table.errors import TableError
+
 CHANCE = "chance"
 TERMINAL = "terminal"
 HOUSE = "house"
@@ -65,8 +67,6 @@ def carry_over(module: ModuleType, final_state: object) -> dict:
 
 def engine(game_id: str) -> ModuleType:
     """Engines are imported on demand so one broken game cannot stop the others."""
-    try:
-        return import_module(GAME_MODULES[game_id])
-    except KeyError:
-        known = ", ".join(GAME_MODULES)
-        raise KeyError(f"unknown game {game_id!r}; the games are: {known}") from None
+    if game_id not in GAME_MODULES:
+        raise TableError(f"unknown game {game_id!r}; the games are: {', '.join(GAME_MODULES)}")
+    return import_module(GAME_MODULES[game_id])
