@@ -469,7 +469,10 @@ def parse_outcome(state: State, text: str) -> Action:
     if step == "roll":
         return Roll(parse_dice(text, DICE))
     if step in ("first card", "second card"):
-        return Deal(Card(parse_card(text).rank))
+        deal = Deal(Card(parse_card(text).rank))
+        if deal not in legal_actions(state):
+            raise BadValue(f"every {deal.card.rank} of the shoe has been dealt: look at the card again")
+        return deal
     raise TableError("no card or dice are due now")
 
 
