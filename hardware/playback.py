@@ -9,6 +9,7 @@ from typing import Callable
 
 import numpy as np
 
+from table.errors import TableError
 from table.serial import dumps
 from table.view import TableView
 
@@ -16,12 +17,13 @@ Show = Callable[[TableView, "np.ndarray | None", float], None]
 
 
 def parse_size(text: str) -> tuple[int, int]:
+    """A TableError, so `--size abc` ends the command with one line, not a traceback."""
     try:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise ValueError(f"size {text!r}: write it as WIDTHxHEIGHT, e.g. 800x480") from None
+        raise TableError(f"--size {text!r}: write it as WIDTHxHEIGHT, e.g. 800x480") from None
     if not (320 <= width <= 7680 and 240 <= height <= 4320):
-        raise ValueError(f"size {text!r} is not a screen size")
+        raise TableError(f"--size {text!r}: a screen from 320x240 to 7680x4320, please")
     return width, height
 
 

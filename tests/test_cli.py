@@ -156,3 +156,10 @@ def test_manual_play_asks_again_for_a_rank_the_shoe_has_run_out_of(capsys, monke
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     assert typed_outcome(eng, state) == eng.Deal(eng.Card("K"))
     assert "! every A of the shoe has been dealt" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("size", ["abc", "0x0", "800x480x2"])
+def test_a_bad_screen_size_is_one_line(capsys, tmp_path, size):
+    session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dicey21"
+    code, _, err = run(capsys, "replay", str(session), "--headless", "--size", size)
+    one_error_line(code, err, f"--size {size!r}")
