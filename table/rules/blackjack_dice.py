@@ -186,11 +186,10 @@ def legal_actions(state: State) -> tuple:
 
 
 def apply(state: State, action) -> State:
-    actor = current_actor(state)
-    roll = shared.incoming_roll(actor, action, _dice_due(state), SIDES)
-    if roll:
-        return _after_roll_off(state, roll.dice[0]) if state.roll_off else _after_roll(state, roll.dice)
-    shared.check_legal(action, legal_actions(state), actor)
+    rolled = shared.routed_roll(state, action, current_actor(state), _dice_due(state), SIDES, legal_actions,
+                                _after_roll_off, _after_roll)
+    if rolled is not None:
+        return rolled
     hand = _hand(state)
     if isinstance(action, Stand):
         return _end_hand(state, replace(hand, end="stand"))

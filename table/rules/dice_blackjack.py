@@ -213,11 +213,10 @@ def _hand(state: State) -> Hand:
 
 
 def apply(state: State, action) -> State:
-    actor = current_actor(state)
-    roll = shared.incoming_roll(actor, action, _dice_due(state), SIDES)
-    if roll:
-        return _after_roll_off(state, roll.dice[0]) if state.roll_off else _after_roll(state, roll.dice)
-    shared.check_legal(action, legal_actions(state), actor)
+    rolled = shared.routed_roll(state, action, current_actor(state), _dice_due(state), SIDES, legal_actions,
+                                _after_roll_off, _after_roll)
+    if rolled is not None:
+        return rolled
     hand = _hand(state)
     if isinstance(action, Use):
         total = hand.total + sum(action.dice)

@@ -211,11 +211,20 @@ def legal_moves(actor: str, count: int, sides: int, decisions: Callable[[], tupl
     return decisions()
 
 
-def incoming_roll(actor: str, action: object, count: int, sides: int) -> Roll | None:
-    """For apply: the checked roll when dice are due, None when someone must decide."""
+def routed_roll(state, action: object, actor: str, count: int, sides: int, legal_actions: Callable,
+                after_roll_off: Callable, after_roll: Callable):
+    """The start both engines' apply shares: when dice are due the checked roll goes to
+    the first-banker roll-off (one die) or to the hand waiting for it, and the new state
+    is returned; otherwise `action` must be a legal decision, and None leaves applying
+    it to the engine."""
     if actor == TERMINAL:
         raise IllegalAction("the round is over")
-    return check_roll(action, count, sides) if actor == CHANCE else None
+    if actor == CHANCE:
+        roll = check_roll(action, count, sides)
+        return after_roll_off(state, roll.dice[0]) if state.roll_off else after_roll(state, roll.dice)
+    if action not in legal_actions(state):
+        raise IllegalAction(f"{action!r} is not a legal move for {actor} now")
+    return None
 
 
 def check_roll(action: object, count: int, sides: int) -> Roll:
@@ -227,11 +236,6 @@ def check_roll(action: object, count: int, sides: int) -> Roll:
     for value in action.dice:
         check_die(value, sides)
     return action
-
-
-def check_legal(action: object, legal: tuple, what: str) -> None:
-    if action not in legal:
-        raise IllegalAction(f"{action!r} is not a legal move for {what} now")
 
 
 def leaders(rolls: Mapping[str, int], rank: Callable[[int], int]) -> tuple[str, ...]:
