@@ -104,14 +104,20 @@ def test_a_typed_card_that_does_not_exist_is_refused(table):
     assert after.state == driver.state and "type it again" in after.message
 
 
-def test_dice_blackjack_needs_two_dice_and_domino_needs_tiles():
+@pytest.mark.parametrize("game, need, phase", [
+    ("dice-blackjack", Need("dice", 2), "roll"),  # a player's first roll
+    ("domino21", Need("tile"), "reading"),  # the first tile dealt
+])
+def test_dice_blackjack_needs_two_dice_and_domino_needs_tiles(game, need, phase):
     ledger = Ledger.open({"ann": 100, "bob": 100})
-    for game, kind in (("dice-blackjack", "dice"), ("domino21", "tile")):
-        driver = Driver(game, ("ann", "bob"), bet=2, typed_kinds=())
-        driver = step(driver, Press(SHAKE), ledger)
-        assert driver.phase in ("roll", "reading", "decide")
-        if driver.phase != "decide":
-            assert need_of(game, driver.state).kind == kind
+    driver = step(Driver(game, ("ann", "bob"), bet=2, banker="ann", typed_kinds=()), Press(SHAKE), ledger)
+    assert need_of(game, driver.state) == need and driver.phase == phase
+
+
+def test_the_first_dice_blackjack_dealer_is_found_with_one_die_each():
+    ledger = Ledger.open({"ann": 100, "bob": 100})
+    driver = step(Driver("dice-blackjack", ("ann", "bob"), bet=2, typed_kinds=()), Press(SHAKE), ledger)
+    assert need_of("dice-blackjack", driver.state) == Need("dice", 1) and driver.phase == "roll"
 
 
 def test_a_seat_with_its_own_match_bets_is_paid_for_them():
