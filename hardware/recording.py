@@ -38,7 +38,7 @@ class Manifest:
 @dataclass(frozen=True)
 class Event:
     t: float
-    kind: str  # "button", "frame", "read", "round", "action", "settlement", "note"
+    kind: str  # "input" (fed to the driver), "frame", "round", "action", "settlement", "note"
     data: Any
 
 
@@ -87,9 +87,10 @@ class SessionReader:
         manifest_path = self.folder / "manifest.json"
         if not manifest_path.is_file():
             raise CorruptRecord(f"{self.folder}: no manifest.json, not a recorded session")
-        manifest = serial.loads(manifest_path.read_text(encoding="utf-8"), Manifest)
-        if not isinstance(manifest, Manifest):
-            raise CorruptRecord(f"{manifest_path}: not a session manifest")
+        try:
+            manifest = serial.loads(manifest_path.read_bytes().decode("utf-8"), Manifest)
+        except (CorruptRecord, UnicodeDecodeError) as err:
+            raise CorruptRecord(f"{manifest_path}: not a session manifest: {err}") from None
         if manifest.format > FORMAT:
             raise CorruptRecord(f"{self.folder}: recorded by a newer tabletop21 (format {manifest.format})")
         self.manifest = manifest
@@ -100,22 +101,17 @@ class SessionReader:
         path = self.folder / "events.jsonl"
         if not path.is_file():
             raise CorruptRecord(f"{self.folder}: no events.jsonl")
-        text = path.read_text(encoding="utf-8", errors="strict")
-        lines = text.split("\n")
+        lines = path.read_bytes().split(b"\n")  # line by line: a cut can split a character too
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
-            last = number == len(lines)  # no newline after it: the write was cut short
             try:
-                event = serial.loads(line, Event)
-            except CorruptRecord as err:
-                if last:
+                yield _checked(serial.loads(line.decode("utf-8"), Event))
+            except (CorruptRecord, UnicodeDecodeError) as err:
+                if number == len(lines):  # no newline after it: the write was cut short
                     self.torn_tail = True
                     return
                 raise CorruptRecord(f"{path}:{number}: {err}") from None
-            if not isinstance(event, Event):
-                raise CorruptRecord(f"{path}:{number}: not an event")
-            yield event
 
     def of_kind(self, kind: str) -> tuple[Event, ...]:
         return tuple(event for event in self.events if event.kind == kind)
@@ -128,6 +124,15 @@ class SessionReader:
             return load_bgr(target)
         except NotAnImage as err:
             raise CorruptRecord(f"recorded frame unreadable: {err}") from err
+
+
+def _checked(event: Event) -> Event:
+    """A frame event is followed by path and number wherever a replay goes; check it here,
+    where the line number is known."""
+    if event.kind == "frame" and not (isinstance(event.data, dict) and isinstance(event.data.get("path"), str)
+                                      and type(event.data.get("index")) is int):
+        raise CorruptRecord(f"a frame event needs a path and a frame number, not {event.data!r}")
+    return event
 
 
 class EndOfRecording(CameraLost):

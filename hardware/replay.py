@@ -16,7 +16,7 @@ import numpy as np
 
 from hardware.appliance import Appliance, Table, reader_kinds, table_reader
 from hardware.recording import SessionReader
-from table.driver import Driver, SettledRead, house_account
+from table.driver import Driver, Motion, Press, SettledRead, Typed, house_account
 from table.ledger import Ledger
 from table.serial import CorruptRecord, to_data
 from table.view import TableView
@@ -109,7 +109,7 @@ def _settings(reader: SessionReader) -> dict:
 
 
 def replay_session(
-    folder: str | Path,
+    session: str | Path | SessionReader,
     *,
     check: bool = False,
     read: Callable[[np.ndarray], TableRead] | None = None,  # default: the session's own readers
@@ -117,7 +117,7 @@ def replay_session(
     advisor: bool = False,
 ) -> Difference | None:
     """Feed the session to today's code; return the first difference (or None)."""
-    reader = SessionReader(folder)
+    reader = session if isinstance(session, SessionReader) else SessionReader(session)
     read = read or session_readers(reader)
     collector = _Collector()
     appliance = Appliance(table_for(reader), source=None, settle=None, read=read, recorder=collector,
@@ -133,6 +133,8 @@ def replay_session(
         if event.kind != "input":
             continue
         fed = event.data
+        if not isinstance(fed, (Press, Motion, SettledRead, Typed)):  # the driver would ignore it
+            raise CorruptRecord(f"{reader.folder}: event {number} is not an input the driver takes: {fed!r}")
         if isinstance(fed, SettledRead):
             if check:
                 if frame_image is None:

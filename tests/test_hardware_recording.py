@@ -62,3 +62,43 @@ def test_a_session_folder_is_never_overwritten(tmp_path):
     folder = record(tmp_path / "s")
     with pytest.raises(FileExistsError):
         SessionWriter(folder, Manifest(game="dicey21", seats=("x",)))
+
+
+def rewrite_line(folder, number, change):
+    lines = (folder / "events.jsonl").read_bytes().split(b"\n")
+    lines[number - 1] = change(lines[number - 1])
+    (folder / "events.jsonl").write_bytes(b"\n".join(lines))
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda line: line[:10] + b"\xff" + line[11:], "events.jsonl:1: 'utf-8' codec"),
+    (lambda line: line.replace(b'"path":"frames/000001.jpg"', b'"path":5'), "events.jsonl:2: a frame event needs"),
+    (lambda line: line.replace(b'"data":{"path"', b'"data":null,"x":{"path"'), "events.jsonl:2: .*Event has no field 'x'"),
+    (lambda line: line.replace(b'"index":1', b'"index":"x"'), "events.jsonl:2: a frame event needs"),
+])
+def test_damaged_events_are_refused_with_file_and_line(tmp_path, change, words):
+    folder = record(tmp_path / "s")
+    rewrite_line(folder, 1 if "utf-8" in words else 2, change)
+    with pytest.raises(CorruptRecord, match=words):
+        SessionReader(folder)
+
+
+@pytest.mark.parametrize("manifest, words", [
+    (b'{"@type":"hardware.recording:Manifest","game":"dicey21","seats":["a"],"format":"2"}', "format must be int"),
+    (b'{"@type":"hardware.recording:Manifest","game":"dicey21","seats":["a"],"format":null}', "format must be int"),
+    (b'{"game":"dicey21"}', "not Manifest"),
+    (b'{"@type":"hardware.recording:Manifest","game":"dicey\xff"}', "utf-8"),
+])
+def test_a_damaged_manifest_is_refused_naming_it(tmp_path, manifest, words):
+    folder = record(tmp_path / "s")
+    (folder / "manifest.json").write_bytes(manifest)
+    with pytest.raises(CorruptRecord, match=f"manifest.json: .*{words}"):
+        SessionReader(folder)
+
+
+def test_a_character_cut_in_half_at_the_end_is_a_torn_line(tmp_path):
+    folder = record(tmp_path / "s")
+    with open(folder / "events.jsonl", "ab") as handle:
+        handle.write('{"@type":"hardware.recording:Event","t":9,"kind":"note","data":"Zoë'.encode()[:-1])
+    reader = SessionReader(folder)
+    assert reader.torn_tail and len(reader.events) == 3

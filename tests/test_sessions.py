@@ -9,6 +9,7 @@ import pytest
 from hardware.recording import SessionReader
 from hardware.replay import replay_session
 from table.cli import main
+from table.serial import CorruptRecord
 
 SESSIONS = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions"
 GAMES = ("dicey21", "dice-blackjack", "blackjack-dice", "domino21")
@@ -95,3 +96,47 @@ def test_every_state_the_store_saves_during_a_bundled_session_loads_back_equal(g
             loaded += 1
     store.close()
     assert loaded > 5
+
+
+def test_replay_check_warns_that_a_cut_recording_was_replayed_only_in_part(tmp_path, capsys):
+    import shutil
+
+    copy = tmp_path / "cut"
+    shutil.copytree(SESSIONS / "dice-blackjack", copy)
+    whole = (copy / "events.jsonl").read_bytes()
+    (copy / "events.jsonl").write_bytes(whole[:len(whole) // 2])
+    kept = whole[:len(whole) // 2].count(b"\n")
+    assert main(["replay", str(copy), "--check", "--headless"]) == 0
+    said = capsys.readouterr()
+    assert f"cut short (a stop while it was written) and is left out; replaying the {kept} events" in said.err
+    assert "no difference" in said.out
+
+
+@pytest.mark.parametrize("settings, words", [
+    ([1], "settings are not a table"),
+    ({"driver": {"@type": "table.driver:Need", "kind": "dice"}, "bankrolls": {"Ann": 1}}, "driver is not a round driver"),
+    ({"bet": 5, "bankrolls": {"Ann": 1}, "calibration": [0, 0]}, "calibration is not a calibration"),
+])
+def test_a_manifest_without_a_usable_table_is_refused_in_words(tmp_path, capsys, settings, words):
+    import json
+    import shutil
+
+    copy = tmp_path / "s"
+    shutil.copytree(SESSIONS / "dice-blackjack", copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["settings"] = settings
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["replay", str(copy), "--check", "--headless"]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_an_input_the_driver_does_not_take_is_refused(tmp_path):
+    import shutil
+
+    copy = tmp_path / "s"
+    shutil.copytree(SESSIONS / "dice-blackjack", copy)
+    events = (copy / "events.jsonl").read_text()
+    (copy / "events.jsonl").write_text(events.replace('{"@type":"table.driver:Press","button":"shake"}',
+                                                      '{"button":"shake"}', 1))
+    with pytest.raises(CorruptRecord, match="not an input the driver takes"):
+        replay_session(copy)

@@ -59,9 +59,14 @@ def has_screen() -> bool:
 
 def run_replay(args) -> int:
     from hardware.playback import live, parse_size, screenshots
+    from hardware.recording import SessionReader
     from hardware.replay import replay_session
 
     size = parse_size(args.size)
+    session = SessionReader(args.session)
+    if session.torn_tail:
+        print(f"warning: {args.session}: the last line of events.jsonl was cut short (a stop while it was "
+              f"written) and is left out; replaying the {len(session.events)} events before it", file=sys.stderr)
     close = None
     written = []
     if args.headless:
@@ -72,7 +77,7 @@ def run_replay(args) -> int:
     else:
         show, close = live(size, fullscreen=args.fullscreen, speed=args.speed, stepping=args.step)
     try:
-        difference = replay_session(args.session, check=args.check, show=show, advisor=args.advisor)
+        difference = replay_session(session, check=args.check, show=show, advisor=args.advisor)
     except KeyboardInterrupt:
         return 130
     finally:
