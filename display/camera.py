@@ -37,7 +37,10 @@ def frame_surface(frame: np.ndarray, size: tuple[int, int]) -> pygame.Surface:
 
 
 def draw_camera(canvas: Canvas, camera: CameraView | None, frame: np.ndarray | None, rect: pygame.Rect, t: float) -> None:
-    frame_size = camera.frame_size if camera else (frame.shape[1], frame.shape[0]) if frame is not None else (4, 3)
+    """Outlines are placed in the read's frame size; a view whose size cannot be scaled
+    (zero, from a damaged recording) still shows the picture, without outlines."""
+    placeable = camera is not None and all(side > 0 for side in camera.frame_size)
+    frame_size = camera.frame_size if placeable else (frame.shape[1], frame.shape[0]) if frame is not None else (4, 3)
     shown = fit_frame(frame_size, rect)
     if frame is None:
         pygame.draw.rect(canvas.surface, theme.INK, shown)
@@ -50,7 +53,9 @@ def draw_camera(canvas: Canvas, camera: CameraView | None, frame: np.ndarray | N
     scale = shown.w / frame_size[0]
     placed: list[pygame.Rect] = []
     for number, overlay in enumerate(camera.overlays, start=1):
-        _outline(canvas, overlay, number, shown, scale, placed)
+        # A box with NaN or infinity has no place; the side list still names it by number.
+        if placeable and all(math.isfinite(side) for side in overlay.box):
+            _outline(canvas, overlay, number, shown, scale, placed)
     if camera.rolling:
         _rolling_banner(canvas, shown, t)
 

@@ -89,6 +89,16 @@ def test_camera_panel_takes_missing_grey_and_odd_sized_frames():
     assert "5? card ?: off the edge" in texts
 
 
+def test_a_camera_view_with_no_size_or_a_box_without_a_place_still_draws():
+    view = VIEWS["domino21/reading"]
+    nowhere = replace(view.camera, overlays=view.camera.overlays + (Overlay((float("nan"), 0, 1, float("inf")), "tile ?"),))
+    for camera in (replace(view.camera, frame_size=(0, 0)), nowhere):
+        texts = [text.text for text in draw_view(pygame.Surface((800, 480)), replace(view, camera=camera),
+                                                 example_frame(view), 0.0)]
+        assert any(text.startswith("1 ") for text in texts)
+    assert f"{len(nowhere.overlays)}  tile ?" in texts
+
+
 def test_advisor_marks_the_best_action_in_words():
     texts = texts_at("dicey21/play", 0.0)
     assert "raise 3x +0.41 best" in texts
