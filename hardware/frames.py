@@ -41,44 +41,52 @@ def check_frame(image: object, where: str) -> np.ndarray:
 
 
 class ReconnectingSource:
-    """Wraps a source factory so a dropped camera is reopened, with a growing pause,
-    while the round in progress simply waits for the next good frame."""
+    """Wraps a source factory so a dropped camera is reopened, with a growing pause
+    between attempts, while the round in progress simply waits for the next good frame.
+    The pause is kept by the clock, never slept: the display and its Esc key stay live
+    while the camera is away."""
 
     def __init__(self, open_source: Callable[[], FrameSource], *, max_pause: float = 5.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._open = open_source
         self._source: FrameSource | None = None
         self._pause = 0.25
         self._max_pause = max_pause
-        self._sleep = sleep
+        self._clock = clock
+        self._retry_at = 0.0
+        self._why = ""  # the loss, said again while the next attempt waits
         self.lost_since: float | None = None
 
     def read(self) -> Frame:
-        """One frame, or CameraLost after one failed reconnect attempt (the caller shows
-        the camera-lost screen and calls again)."""
+        """One frame, or CameraLost: after a failed attempt, and at once, without trying,
+        until the pause after it is over (the caller shows the camera-lost screen and
+        calls again)."""
+        if self._source is None and self._clock() < self._retry_at:
+            raise CameraLost(self._why)
         try:
             if self._source is None:
                 self._source = self._open()
             frame = self._source.read()
-        except CameraLost:
-            self._drop()
+        except CameraLost as err:
+            self._drop(str(err))
             raise
         except OSError as err:
-            self._drop()
+            self._drop(str(err))
             raise CameraLost(str(err)) from err
         self.lost_since, self._pause = None, 0.25
         return frame
 
-    def _drop(self) -> None:
+    def _drop(self, why: str) -> None:
         if self._source is not None:
             try:
                 self._source.close()
             except Exception:  # noqa: BLE001 - a dead camera may fail to close; it is gone either way
                 pass
         self._source = None
+        now = self._clock()
         if self.lost_since is None:
-            self.lost_since = time.monotonic()
-        self._sleep(self._pause)
+            self.lost_since = now
+        self._why, self._retry_at = why, now + self._pause
         self._pause = min(self._pause * 2, self._max_pause)
 
     def close(self) -> None:

@@ -127,11 +127,15 @@ def test_a_lost_camera_is_reported_then_reopened():
         def close(self):
             pass
 
-    pauses = []
-    source = ReconnectingSource(Flaky, sleep=pauses.append)
+    now = [0.0]
+    source = ReconnectingSource(Flaky, clock=lambda: now[0])
     assert source.read().index == 1
-    with pytest.raises(CameraLost):
+    with pytest.raises(CameraLost, match="unplugged"):
         source.read()
-    assert source.lost_since is not None and pauses == [0.25]
+    assert source.lost_since == 0.0
+    with pytest.raises(CameraLost, match="unplugged"):  # within the pause: no attempt, no wait
+        source.read()
+    assert len(opened) == 1
+    now[0] = 0.25
     assert source.read().index == 1 and len(opened) == 2
     assert source.lost_since is None
