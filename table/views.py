@@ -69,16 +69,16 @@ def _blackjack_dice(state) -> Layout:
 
 
 def _domino21(state) -> Layout:
-    """Face-down tiles stay face down on the screen, and so does any total they hide."""
-    from table.rules.domino21 import best_total, is_terminal
+    """A tile is drawn face up exactly when the engine has it face up, and a total only
+    when no face-down tile hides it: the end of a round reveals nothing by itself (a
+    banker over 21 keeps his tiles hidden, and a player he pays need not show)."""
+    from table.rules.domino21 import best_total
 
-    over = is_terminal(state)
     seats = {}
     for hand in state.hands:
-        tiles = tuple(Item.tile(h.tile.low, h.tile.high) if h.face_up or over else Item.back("tile")
-                      for h in hand.held)
+        tiles = tuple(Item.tile(h.tile.low, h.tile.high) if h.face_up else Item.back("tile") for h in hand.held)
         best = best_total(h.tile for h in hand.held) if hand.held else None
-        hidden = not over and not all(h.face_up for h in hand.held)
+        hidden = not all(h.face_up for h in hand.held)
         shown = "" if not hand.held or hidden else ("over 21" if best is None else str(best))
         seats[hand.owner] = (Hand(tiles, "banker" if hand.owner == state.banker else "tiles", shown),)
     return seats, ()
@@ -209,13 +209,16 @@ def build_view(
     return TableView(
         driver.game, name, screen, driver.round_no, seats=seats, shared=shared, prompt=prompt_for(driver),
         camera=camera, results=results, paytables=paytables,
-        stats=stats, advisor=advisor_for(driver, advice), leds=leds,
+        stats=stats, advisor=advisor_for(driver, advice, seats_hands.get(actor, ())), leds=leds,
     )
 
 
-def advisor_for(driver: Driver, advice: Advice | None) -> Advisor | None:
-    """The advisor's figures per chip of the table bet, shown only while a seat decides."""
-    if advice is None or driver.phase != "decide":
+def advisor_for(driver: Driver, advice: Advice | None, own: tuple[Hand, ...]) -> Advisor | None:
+    """The advisor's figures per chip of the table bet, shown only while a seat decides
+    and only if that seat holds nothing face down (`own`: its hands as drawn): the
+    figures come from what the decider knows, so on a shared screen they would tell the
+    table what his hole card or hidden tiles are."""
+    if advice is None or driver.phase != "decide" or any(not item.face_up for hand in own for item in hand.items):
         return None
     eng = engine(driver.game)
     lines = tuple(AdvisorLine(public_label(driver, action), chips / driver.bet) for action, chips in advice.values)

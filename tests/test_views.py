@@ -116,3 +116,39 @@ def test_choosing_a_domino_to_turn_up_does_not_name_the_hidden_tiles():
     prompt = build_view(driver, ledger).prompt
     assert "turn up tile" in prompt.shake and "[" not in prompt.shake
     assert "-" not in prompt.message.split(":", 1)[1], "no tile like [0-3] on the shared screen"
+
+
+def test_a_domino_banker_over_21_keeps_his_tiles_hidden_on_the_screen():
+    """He concedes on 11 and pays: the table never sees his hand (nor the hand he pays),
+    while a banker who announces a total shows every hand."""
+    from table.rules.tiles import Tile
+
+    eng = engine("domino21")
+    state = eng.new_round(eng.Settings(), ("bank", "p"), {"bank": 100, "p": 100}, {"p": eng.Bets(1)}, banker="bank")
+    for tile in (Tile(6, 6), Tile(5, 5), Tile(0, 1), Tile(1, 2)):
+        state = eng.apply(state, eng.Draw(tile))
+    state = eng.apply(eng.apply(state, eng.Stand()), eng.Stand())
+    ledger = Ledger.open({"bank": 100, "p": 100})
+
+    def shown(final):
+        view = build_view(Driver("domino21", ("bank", "p"), bet=1, banker="bank", state=final, phase="results"), ledger)
+        return {seat.name: ([item.face_up for item in seat.hands[0].items], seat.hands[0].total) for seat in view.seats}
+
+    assert shown(eng.apply(state, eng.Announce(None))) == {"bank": ([False, False], ""), "p": ([False, False], "")}
+    # 0-1 counts 8 with its blank as 7; 6-6 and 5-5 make 17 with one double at half
+    assert shown(eng.apply(state, eng.Announce(11))) == {"bank": ([True, True], "11"), "p": ([True, True], "17")}
+
+
+def test_the_advisor_stays_off_the_screen_while_the_decider_holds_a_hidden_piece():
+    """A changing-bank player's hole card is face down: hit/stand figures computed from
+    it would show the whole table what it is."""
+    from table.advisor import advise
+
+    eng = engine("changing-bank")
+    ledger = Ledger.open({seat: 200 for seat in SEATS})
+    state = eng.new_round(eng.Settings(), SEATS, ledger.as_dict(), {"bob": eng.Bets(2)}, banker="ann")
+    for card in ("2C", "9H", "5S", "7D", "KC"):  # the burn, bob's hole card, the dealer's, then face up
+        state = eng.apply(state, eng.parse_outcome(state, card))
+    assert eng.current_actor(state) == "bob"
+    driver = _advance(Driver("changing-bank", SEATS, bet=2, banker="ann", round_no=1, state=state))
+    assert build_view(driver, ledger, advice=advise("changing-bank", state)).advisor is None
