@@ -17,7 +17,7 @@ from typing import Any
 
 from table.errors import TableError
 from table.ledger import Ledger
-from table.rules import CHANCE, HOUSE, TERMINAL, carry_over, engine
+from table.rules import CHANCE, HOUSE, TERMINAL, carry_over, engine, game_settings
 from table.rules.cards import Card
 from table.rules.tiles import Tile
 from vision.types import TableRead
@@ -60,6 +60,7 @@ class Driver:
     bet: int
     seat_bets: tuple[tuple[str, str], ...] = ()  # a seat's own bet, typed as the game's BETS_HELP says
     typed_kinds: tuple[str, ...] = ("card", "d10")  # kinds entered by hand, not read
+    rules: tuple[tuple[str, Any], ...] = ()  # house rules over the game's defaults (see game_settings)
     phase: str = "bets"
     round_no: int = 0
     state: Any = None  # the rules engine's state during a round
@@ -93,7 +94,7 @@ def start(driver: Driver, ledger: Ledger) -> Driver:
     the round can ask of it; a seat that cannot sits this round out, so one short
     bankroll never stops the others. Raises TableError when nobody is left to play."""
     eng = engine(driver.game)
-    settings = eng.Settings()
+    settings = game_settings(driver.game, dict(driver.rules))
     bets, sitting_out = {}, []
     for seat in driver.seats:
         if seat == driver.banker:

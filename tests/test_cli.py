@@ -163,3 +163,12 @@ def test_a_bad_screen_size_is_one_line(capsys, tmp_path, size):
     session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dicey21"
     code, _, err = run(capsys, "replay", str(session), "--headless", "--size", size)
     one_error_line(code, err, f"--size {size!r}")
+
+
+def test_play_and_odds_take_house_rules_by_name(capsys):
+    code, out, _ = run(capsys, "odds", "blackjack-dice", "--rule", "banker_one=eleven", "--json")
+    assert code == 0 and json.loads(out)["figures"]["banker_one"] == "eleven"
+    code, _, err = run(capsys, "play", "blackjack-dice", "--auto", "--rounds", "1", "--rule", "banker_one=sometimes")
+    one_error_line(code, err, "banker_one is one of choose, eleven, not 'sometimes'")
+    code, _, err = run(capsys, "odds", "domino21", "--rule", "bank_over=refunds")
+    one_error_line(code, err, "default rules only")

@@ -1,6 +1,8 @@
 """The round driver on real engines: buttons, typed cards and camera reads in,
 engine actions out; bad reads ask for a re-roll and change nothing."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -211,3 +213,14 @@ def test_a_second_identical_card_from_the_shoe_is_a_new_card():
     driver = show(driver, ledger, cards("7H", "7H"))
     assert [[str(c) for c in hand.cards] for hand in driver.state.hands] == [["7"], ["7"]]
     assert driver.seen == ("7H", "7H") and not driver.message
+
+
+def test_the_tables_house_rules_are_the_ones_the_round_is_dealt_under():
+    """MATCH alone is a house rule (off by default): with it, a seat betting only MATCH
+    plays; without it, that seat cannot bet at all."""
+    ledger = Ledger.open({"ann": 100, HOUSE: 0}, credit=(HOUSE,))
+    table = Driver("dicey21", ("ann",), bet=5, seat_bets=(("ann", "0 3:5"),))
+    refused = step(table, Press(SHAKE), ledger)
+    assert refused.state is None and "MATCH alone is not allowed" in refused.message
+    dealt = step(replace(table, rules=(("match_alone", "yes"),)), Press(SHAKE), ledger)
+    assert dealt.state.settings.match_alone and [hand.seat for hand in dealt.state.hands] == ["ann"]

@@ -22,6 +22,15 @@ os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+def rule_arg(text: str) -> tuple[str, str]:
+    """`--rule NAME=VALUE`: the value is read by table.rules.game_settings, which knows
+    each game's rules and their types."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError(f"write a house rule as NAME=VALUE, e.g. short_banker=refuse; not {text!r}")
+    return name.strip(), value.strip()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletop21",

@@ -11,7 +11,8 @@ import sys
 from table.errors import BadBet, TableError
 from table.ledger import Ledger
 from table.round_play import play_round
-from table.rules import HOUSE, engine
+from table.cli import rule_arg
+from table.rules import HOUSE, engine, game_settings
 
 
 def register(subparsers) -> None:
@@ -23,6 +24,8 @@ def register(subparsers) -> None:
     parser.add_argument("--auto", action="store_true", help="every decision by the built-in strategy")
     parser.add_argument("--rounds", type=int, default=None, help="rounds to play (default: until you quit)")
     parser.add_argument("--seed", type=int, default=None, help="seed for computer dice and --auto")
+    parser.add_argument("--rule", type=rule_arg, action="append", default=[], metavar="NAME=VALUE",
+                        help="a house rule over the game's default (repeatable; see docs/rules.md)")
     parser.set_defaults(run=run)
 
 
@@ -72,7 +75,7 @@ def run(args) -> int:
     if args.players < 1 or args.chips < 1:
         raise TableError("--players and --chips must be at least 1")
     rng = random.Random(args.seed)
-    settings = eng.Settings()
+    settings = game_settings(args.game, dict(args.rule))
     seats = tuple(f"seat{n}" for n in range(1, args.players + 1))
     bankrolls = {seat: args.chips for seat in seats}
     if eng.HOUSE_BANKED:

@@ -41,8 +41,10 @@ all five):
     auto_action(state, rng) -> Action      a simple strategy for every decision
 """
 
+import dataclasses
 from importlib import import_module
 from types import ModuleType
+from typing import Mapping
 
 from table.errors import TableError
 
@@ -70,3 +72,39 @@ def engine(game_id: str) -> ModuleType:
     if game_id not in GAME_MODULES:
         raise TableError(f"unknown game {game_id!r}; the games are: {', '.join(GAME_MODULES)}")
     return import_module(GAME_MODULES[game_id])
+
+
+def game_settings(game_id: str, rules: Mapping[str, object]) -> object:
+    """The game's Settings with house rules (by field name, as a settings file's
+    `[rules]` table or `tabletop21 play --rule name=value` gives them) over the
+    defaults. Typed text ("yes", "7") is read as the field's type, so every source goes
+    through this one check; an unknown name or a wrong value is a TableError naming
+    what the game accepts."""
+    defaults = engine(game_id).Settings()
+    known = [field.name for field in dataclasses.fields(defaults)]
+    chosen = {}
+    for name, value in rules.items():
+        if name not in known:
+            raise TableError(f"{game_id} has no rule {name!r}; its rules are: {', '.join(known)}")
+        chosen[name] = _rule_value(name, value, getattr(defaults, name))
+    try:
+        return dataclasses.replace(defaults, **chosen)
+    except TableError as err:
+        raise TableError(f"{game_id} rules: {err}") from err
+
+
+_WORDS = {True: ("yes", "true", "on"), False: ("no", "false", "off")}
+_KINDS = {bool: "yes or no", int: "a whole number", str: "a word"}
+
+
+def _rule_value(name: str, value: object, default: object) -> object:
+    kind = type(default)
+    if isinstance(value, str) and kind is not str:
+        text = value.strip().lower()
+        if kind is bool:
+            value = next((flag for flag, words in _WORDS.items() if text in words), value)
+        elif text.lstrip("-").isdigit():
+            value = int(text)
+    if type(value) is not kind:  # bool is not taken for int, nor 1 for yes
+        raise TableError(f"rule {name} is {_KINDS.get(kind, kind.__name__)} (default {default!r}), not {value!r}")
+    return value

@@ -71,6 +71,9 @@ class Settings:
     match_alone: bool = False  # MATCH wagers without an ANTE (no cards then, so no Royal/Quad/Hi-Five)
     ace_matches_one: bool = True  # for Quad and Hi-Five an ace matches the one-spot
 
+    def __post_init__(self) -> None:
+        _check_settings(self)
+
 
 @dataclass(frozen=True)
 class Bets:
@@ -155,7 +158,6 @@ def new_round(
 ) -> State:
     """`shoe` is the previous round's `state.shoe` (None: a freshly shuffled shoe); it is
     reshuffled here once the cut card has come out. The house banks, so `banker` is unused."""
-    _check_settings(settings)
     seats = tuple(seats)
     if len(set(seats)) != len(seats) or len(seats) > settings.max_seats:
         raise TableError(f"Dicey 21 seats up to {settings.max_seats} players, each once: {seats!r}")
