@@ -224,3 +224,16 @@ def test_the_tables_house_rules_are_the_ones_the_round_is_dealt_under():
     assert refused.state is None and "MATCH alone is not allowed" in refused.message
     dealt = step(replace(table, rules=(("match_alone", "yes"),)), Press(SHAKE), ledger)
     assert dealt.state.settings.match_alone and [hand.seat for hand in dealt.state.hands] == ["ann"]
+
+
+def test_house_rules_and_seats_sitting_out_survive_a_recording():
+    """A round left open is resumed from its recorded driver: the rules it was dealt
+    under and who sat out must come back as they were."""
+    from table import serial
+
+    ledger = Ledger.open({"ann": 6, "bob": 100, HOUSE: 0}, credit=(HOUSE,))
+    driver = Driver("dicey21", ("ann", "bob"), bet=5, seat_bets=(("ann", "5 6:1 1:1"),),
+                    rules=(("decks", 8), ("raise_after_hit", False)))
+    driver = step(driver, Press(SHAKE), ledger)
+    assert driver.sitting_out and driver.state.settings.decks == 8
+    assert serial.loads(serial.dumps(driver), Driver) == driver
