@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import TableError
-from table.rules import GAME_MODULES, engine
+from table.rules import GAME_MODULES, engine, game_settings
 
 
 class ConfigError(TableError):
@@ -72,6 +72,7 @@ class ApplianceConfig:
     gpio: GpioConfig = GpioConfig()
     input: InputConfig = InputConfig()
     display: DisplayConfig = DisplayConfig()
+    rules: dict[str, Any] = field(default_factory=dict)  # house rules by name, as `play --rule` takes them
 
 
 LED_NAMES = ("ready", "reading", "win", "lose", "error")
@@ -94,10 +95,12 @@ def load_config(path: str | Path | None) -> ApplianceConfig:
         config = replace(config, **{section.name: _section(getattr(config, section.name), given, section.name)})
     if data:
         raise ConfigError(f"{path}: unknown section(s): {', '.join(sorted(data))}")
-    return _validated(config)
+    return _validated(config, path)
 
 
 def _section(default: Any, given: dict, name: str) -> Any:
+    if isinstance(default, dict):  # named by the game, not here: game_settings checks them
+        return given
     known = {f.name: f for f in fields(default)}
     for key, value in given.items():
         if key not in known:
@@ -113,7 +116,7 @@ def _section(default: Any, given: dict, name: str) -> Any:
     return replace(default, **given)
 
 
-def _validated(config: ApplianceConfig) -> ApplianceConfig:
+def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
     if config.table.game not in GAME_MODULES:
         raise ConfigError(f"[table] game {config.table.game!r} is not one of {', '.join(GAME_MODULES)}")
     if not config.table.seats or len(set(config.table.seats)) != len(config.table.seats):
@@ -124,12 +127,16 @@ def _validated(config: ApplianceConfig) -> ApplianceConfig:
             raise ConfigError(f"[table] seats: {seat!r} is not a name to show (text, no control characters)")
     if config.table.chips < 1 or config.table.bet < 1:
         raise ConfigError("[table] chips and bet must be at least 1")
+    try:
+        settings = game_settings(config.table.game, config.rules)
+    except TableError as err:
+        raise ConfigError(f"{path}: [rules] {err}") from None
     eng = engine(config.table.game)
     for seat, text in config.table.bets.items():
         if seat not in config.table.seats:
             raise ConfigError(f"[table.bets] {seat!r} is not one of the seats")
         try:
-            eng.parse_bets(eng.Settings(), text)
+            eng.parse_bets(settings, text)
         except TableError as err:
             raise ConfigError(f"[table.bets] {seat}: {err}") from None
     unknown_leds = set(config.gpio.leds) - set(LED_NAMES)

@@ -23,6 +23,12 @@ def test_a_file_overrides_fields(tmp_path):
     assert config.gpio.leds == {"ready": 5, "win": 6}
 
 
+def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('[table]\ngame = "dice-blackjack"\n[rules]\nmax_bet = 50\nshort_banker = "refuse"\n')
+    assert load_config(path).rules == {"max_bet": 50, "short_banker": "refuse"}
+
+
 @pytest.mark.parametrize(
     "text, words",
     [
@@ -41,6 +47,10 @@ def test_a_file_overrides_fields(tmp_path):
         ("[gpio.leds]\nready = 99\n", "leds.ready = 99: .*BCM pins 2 to 27"),
         ("[gpio]\nshake = 1\n", "shake = 1"),
         ('[gpio.leds]\nready = "5"\n', "leds.ready = '5'"),
+        ("[rules]\ncolour = 1\n", r"t\.toml: \[rules\] dicey21 has no rule 'colour'; its rules are: decks"),
+        ('[rules]\ndecks = "many"\n', r"t\.toml: \[rules\] rule decks is a whole number \(default 6\), not 'many'"),
+        ("[rules]\ndecks = 0\n", r"t\.toml: \[rules\] dicey21 rules: "),
+        ("rules = 5\n", r"\[rules\] must be a table"),
     ],
 )
 def test_bad_settings_are_explained(tmp_path, text, words):
