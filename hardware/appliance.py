@@ -200,8 +200,9 @@ class Appliance:
 
 
 # A saved round is carried on only at a table set up as it was; anything else would
-# ask the wrong readers for the wrong pieces, or bet what the settings no longer say.
-SAME_TABLE = ("game", "seats", "bet", "seat_bets", "typed_kinds")
+# ask the wrong readers for the wrong pieces, or bet what the settings no longer say, and
+# the resumed driver's house rules would go on dealing every later round of the sitting.
+SAME_TABLE = ("game", "seats", "bet", "seat_bets", "typed_kinds", "rules")
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,8 @@ def _run(args, config, display, opened: ExitStack) -> int:
                               house_account(game))
     typed = tuple(kind for kind, how in (("card", config.input.cards), ("d10", config.input.d10),
                                           ("tile", config.input.dominoes)) if how == "typed")
-    driver = Driver(game, seats, bet=config.table.bet, seat_bets=tuple(config.table.bets.items()), typed_kinds=typed)
+    driver = Driver(game, seats, bet=config.table.bet, seat_bets=tuple(config.table.bets.items()), typed_kinds=typed,
+                    rules=tuple(config.rules.items()))
     reopened = reopen_round(store, driver, "resume" if args.resume else "void" if args.void else "auto")
     if reopened.notice:
         print(f"tabletop21: {reopened.notice}")
