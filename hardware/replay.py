@@ -92,7 +92,8 @@ def table_for(reader: SessionReader) -> Table:
         driver = settings.get("driver") or Driver(
             manifest.game, tuple(manifest.seats), bet=int(settings["bet"]),
             seat_bets=tuple(dict(settings.get("seat_bets", {})).items()),
-            typed_kinds=tuple(settings.get("typed_kinds", ())))
+            typed_kinds=tuple(settings.get("typed_kinds", ())),
+            rules=tuple(dict(settings.get("rules", {})).items()))
         ledger = Ledger.open(dict(settings["bankrolls"]), credit=house_account(manifest.game))
     except (KeyError, TypeError, ValueError) as err:
         raise CorruptRecord(f"{reader.folder}: manifest lacks the table set-up: {err}") from err

@@ -140,3 +140,20 @@ def test_an_input_the_driver_does_not_take_is_refused(tmp_path):
                                                       '{"button":"shake"}', 1))
     with pytest.raises(CorruptRecord, match="not an input the driver takes"):
         replay_session(copy)
+
+
+def test_a_manifest_without_a_driver_replays_under_its_house_rules(tmp_path):
+    """A table limit under the recorded bet of 5: every seat sits out, so the recorded
+    round cannot replay as it was."""
+    import json
+    import shutil
+
+    from hardware.replay import table_for
+
+    copy = tmp_path / "s"
+    shutil.copytree(SESSIONS / "dice-blackjack", copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["settings"]["rules"] = {"max_bet": 4}
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert table_for(SessionReader(copy)).driver.rules == (("max_bet", 4),)
+    assert replay_session(copy) is not None
