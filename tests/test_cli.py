@@ -159,10 +159,15 @@ def test_manual_play_asks_again_for_a_rank_the_shoe_has_run_out_of(capsys, monke
 
 
 @pytest.mark.parametrize("size", ["abc", "0x0", "800x480x2"])
-def test_a_bad_screen_size_is_one_line(capsys, tmp_path, size):
+@pytest.mark.parametrize("command", ["replay", "demo"])
+def test_a_bad_screen_size_is_the_only_line(capsys, monkeypatch, size, command):
+    """Nothing before it either: not the demo's "No screen here" on a machine without one."""
+    monkeypatch.setattr("table.cli.cmd_replay.has_screen", lambda: False)
     session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dicey21"
-    code, _, err = run(capsys, "replay", str(session), "--headless", "--size", size)
+    argv = ["replay", str(session)] if command == "replay" else ["demo"]
+    code, out, err = run(capsys, *argv, "--size", size)
     one_error_line(code, err, f"--size {size!r}")
+    assert out == ""
 
 
 def test_play_and_odds_take_house_rules_by_name(capsys):

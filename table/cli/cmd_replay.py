@@ -34,6 +34,9 @@ def _display_options(parser) -> None:
 
 
 def run_demo(args) -> int:
+    from hardware.playback import parse_size
+
+    parse_size(args.size)  # a bad --size is the one line said, not after "No screen here"
     if not DEMO_SESSION.is_dir():
         print(f"tabletop21: the bundled demo session is missing ({DEMO_SESSION}); run from a clone of the "
               "repository installed with `pip install -e .`", file=sys.stderr)
