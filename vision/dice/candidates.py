@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from skimage.measure import inertia_tensor_eigvals
 
 MIN_BLOB_AREA = 120
 GRID_STEP = 0.3  # grid spacing as a fraction of the die side: a die is always hit near its centre
@@ -51,10 +52,7 @@ def _is_turned_die_shape(blob: np.ndarray, area: int) -> bool:
     their own candidate and size too, and the second chance lone dice get; the
     frame's typical size is still taken from the box test's dice alone (taking these
     in too lost two dice held out)."""
-    m = cv2.moments(blob, binaryImage=True)
-    a, b, c = m["mu20"] / area, m["mu11"] / area, m["mu02"] / area
-    spread = np.hypot((a - c) / 2, b)
-    major, minor = (a + c) / 2 + spread, (a + c) / 2 - spread
+    major, minor = inertia_tensor_eigvals(blob)  # the pixels' variances along their two axes
     # A filled square of side s has both variances s^2 / 12.
     return minor > 0 and major / minor < TURNED_ASPECT ** 2 and area / (12 * np.sqrt(major * minor)) > TURNED_FILL
 
