@@ -7,6 +7,7 @@ for a re-roll instead of paying on a wrong number."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.calibration import Calibration
@@ -18,6 +19,7 @@ from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
 from vision.dice.tinycnn import TinyCNN
 from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, working_factor
 from vision.image_io import checked_bgr
+from vision.noise import grain, smoothed
 from vision.resized_read import look_factor, read_in_frame, shrunk
 from vision.types import Die, TableRead, Unreadable
 
@@ -34,6 +36,17 @@ DOUBTED_VETO = 0.2  # ...and a lone blob the finders doubted needs the face netw
 CLOSER_LOOKS = ((0.9, 0, 0), (1.1, 0, 0), (1, 0.1, 0.1), (1, -0.1, -0.1), (1, 0.1, -0.1), (1, -0.1, 0.1))
 CERTAIN = 0.95  # first-look face probability from which the eight-view second look is skipped
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
+# Grey-level grain (vision.noise) from which a frame is smoothed before it is read, and
+# past which it is refused: photos with grain added read as clean ones up to 8.7 when
+# smoothed, and with phantom dice in most frames at 9.4 (docs/vision.md).
+GRAINY = 3.0
+TOO_GRAINY = 8.0
+# A view whose foreground covers more than this share, or that gives more candidates
+# than this, shows no table to tell dice from (grain the grain measure misses, a busy
+# cloth): the photos cover at most 0.13 and give at most 249, rendered card tables 0.2
+# and 1989, while coarse grain gave 4000-10000 candidates and reads of up to 25 s.
+MOST_COVERED = 0.5
+MOST_CANDIDATES = 4000
 
 
 def _box(x: float, y: float, side: float, angle: float) -> tuple[float, float, float, float]:
@@ -221,15 +234,30 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     """Every d6 in the frame (inside the play area when calibrated); `networks` (the
     finders) and `face_networks` replace the shipped ones (for measuring freshly
     trained models). A frame whose dice are much bigger than the networks learnt them
-    is read shrunk (vision.dice.working_scale, vision.resized_read), in the frame's own pixels all the same."""
+    is read shrunk (vision.dice.working_scale, vision.resized_read), in the frame's own pixels all the same.
+    A grainy frame is smoothed first, and one too grainy to read is one Unreadable."""
     networks = networks or shipped_networks()
     face_networks = face_networks or shipped_face_networks()
     checked_bgr(frame_bgr)
-    frame, frame_calibration, candidates = _working_frame(frame_bgr, calibration)
-    if candidates is None:
-        candidates, _ = _candidates(frame, frame_calibration)
+    try:
+        sigma = grain(frame_bgr)
+        if sigma > TOO_GRAINY:
+            raise _NoTable(f"the picture is too grainy to read dice (noise of {sigma:.0f} grey levels)")
+        source = smoothed(frame_bgr, sigma) if sigma > GRAINY else frame_bgr
+        frame, frame_calibration, candidates = _working_frame(source, calibration)
+        if candidates is None:
+            candidates, _ = _candidates(frame, frame_calibration)
+    except _NoTable as refusal:
+        h, w = frame_bgr.shape[:2]
+        return TableRead(unreadable=(Unreadable("die", (w / 2, h / 2), f"{refusal}: light the table better or lower "
+                                                "the camera's gain", (0.0, 0.0, float(w), float(h))),))
     read = _read(frame, frame_calibration, candidates, networks, face_networks)
-    return read if frame is frame_bgr else read_in_frame(read, frame.shape, frame_bgr.shape)
+    return read if frame is source else read_in_frame(read, frame.shape, source.shape)
+
+
+class _NoTable(Exception):
+    """The view as a whole cannot be read: one Unreadable for all of it, since
+    reading on would report phantom dice (and take seconds on a Pi)."""
 
 
 def _working_frame(frame_bgr: np.ndarray, calibration: Calibration | None
@@ -258,9 +286,14 @@ def _calibrated_side(calibration: Calibration | None) -> float | None:
 
 def _candidates(frame_bgr: np.ndarray, calibration: Calibration | None) -> tuple[list[Candidate], float]:
     mask = foreground_mask(frame_bgr)
+    area = mask.size
     if calibration is not None:
-        mask = mask & calibration.mask(frame_bgr.shape)
-    return find_candidates(mask, _calibrated_side(calibration))
+        play = calibration.mask(frame_bgr.shape)
+        mask, area = mask & play, cv2.countNonZero(play)
+    candidates, side = find_candidates(mask, _calibrated_side(calibration))
+    if cv2.countNonZero(mask) > MOST_COVERED * area or len(candidates) > MOST_CANDIDATES:
+        raise _NoTable("the table cannot be told from what lies on it")
+    return candidates, side
 
 
 def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: list[Candidate],
