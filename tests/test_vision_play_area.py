@@ -3,7 +3,9 @@ margin) with dice on it, and a plain table that is all play area."""
 
 import cv2
 import numpy as np
+import pytest
 
+from vision.image_io import NotAnImage
 from vision.play_area import calibrate, play_area_polygon
 from vision.render.scene import SceneDie, draw_die, finish, table
 
@@ -47,3 +49,8 @@ def test_calibrate_measures_the_dice_or_keeps_the_given_size():
     # Clockwise in image coordinates: positive shoelace sum.
     assert np.sum(polygon[:, 0] * np.roll(polygon[:, 1], -1) - np.roll(polygon[:, 0], -1) * polygon[:, 1]) > 0
     assert calibrate(frame).die_px is None  # no dice in the picture: size unknown, not invented
+
+
+def test_a_strip_too_thin_for_a_frame_is_refused_in_words():
+    with pytest.raises(NotAnImage):
+        calibrate(np.zeros((3, 2000, 3), np.uint8))

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.image_io import checked_bgr
 
 WORK_SIZE = 160  # the search runs at this width; the outline is scaled back up
 FLOOD_STEP = 2  # largest colour step between neighbouring pixels of one surface
@@ -75,8 +76,10 @@ def typical_die_face(frame_bgr: np.ndarray, calibration: Calibration) -> float |
 
 def calibrate(frame_bgr: np.ndarray, die_px: float | None = None) -> Calibration:
     """A Calibration from one frame of the table (empty, or with a few dice on it to
-    measure their size when `die_px` is not given)."""
-    h, w = frame_bgr.shape[:2]
+    measure their size when `die_px` is not given). Raises NotAnImage, as the readers
+    do, for anything that is not a frame of at least 16x16 (a 3-pixel strip crashed
+    deep in the flood fill)."""
+    h, w = checked_bgr(frame_bgr).shape[:2]
     area = tuple((round(float(x), 1), round(float(y), 1)) for x, y in play_area_polygon(frame_bgr))
     calibration = Calibration(frame_size=(w, h), area=area, die_px=die_px)
     if die_px is None:

@@ -5,7 +5,7 @@ appliance and for `tabletop21 read --calibration`."""
 from __future__ import annotations
 
 from table.errors import TableError
-from vision.image_io import NotAnImage, checked_bgr, load_bgr
+from vision.image_io import NotAnImage, load_bgr
 from vision.play_area import calibrate
 
 
@@ -25,10 +25,9 @@ def run(args) -> int:
     except NotAnImage as err:
         raise TableError(str(err)) from err
     try:
-        checked_bgr(frame)
+        calibration = calibrate(frame, args.die_px)
     except NotAnImage as err:
         raise TableError(f"{args.image}: too small for a frame of the table ({err})") from err
-    calibration = calibrate(frame, args.die_px)
     try:
         calibration.save(args.output)
     except OSError as err:
