@@ -180,7 +180,8 @@ def _the_new_one(seen: tuple[str, ...], read: TableRead, kind: str) -> tuple[str
         on_table = Counter(f"{c.rank}{c.suit or ''}" for c in read.cards)
     else:
         on_table = Counter("-".join(map(str, sorted(t.halves))) for t in read.dominoes)
-    face_down = sum(1 for piece in read.face_down if piece.kind == {"card": "card", "tile": "domino"}[kind])
+    face_down_kind = "domino" if kind == "tile" else kind  # the vision reads' name for a tile
+    face_down = sum(1 for piece in read.face_down if piece.kind == face_down_kind)
     gone = Counter(seen) - on_table
     new = on_table - Counter(seen)
     if sum(gone.values()) > face_down:
