@@ -11,6 +11,7 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -40,6 +41,25 @@ class Event:
     t: float
     kind: str  # "input" (fed to the driver), "frame", "round", "action", "settlement", "note"
     data: Any
+
+
+def new_session_folder(root: str | Path, now: datetime) -> Path:
+    """A folder of its own for a session started at `now`, named by the second.
+
+    Two starts in one second (a service restarted at once by systemd) must not share
+    or refuse a folder: the second one is suffixed -2, -3, ... The folder is made here,
+    by an exclusive mkdir, so two processes cannot both take the same name."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    stem = now.strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        folder = root / (stem if n == 1 else f"{stem}-{n}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(f"{root} already holds 999 sessions started at {stem}")
 
 
 class SessionWriter:

@@ -1,8 +1,11 @@
+from datetime import datetime
+
 import numpy as np
 import pytest
 
 from hardware.frames import Frame
-from hardware.recording import EndOfRecording, Manifest, RecordedSource, SessionReader, SessionWriter
+from hardware.recording import (EndOfRecording, Manifest, RecordedSource, SessionReader, SessionWriter,
+                                new_session_folder)
 from table.serial import CorruptRecord
 from vision.types import Die, TableRead
 
@@ -62,6 +65,16 @@ def test_a_session_folder_is_never_overwritten(tmp_path):
     folder = record(tmp_path / "s")
     with pytest.raises(FileExistsError):
         SessionWriter(folder, Manifest(game="dicey21", seats=("x",)))
+
+
+def test_sessions_started_in_the_same_second_get_folders_of_their_own(tmp_path):
+    now = datetime(2026, 11, 22, 20, 15, 3)
+    first, second, third = (new_session_folder(tmp_path / "sessions", now) for _ in range(3))
+    assert [f.name for f in (first, second, third)] == ["20261122-201503", "20261122-201503-2", "20261122-201503-3"]
+    for folder in (first, second, third):
+        with SessionWriter(folder, Manifest(game="dicey21", seats=("x",))) as writer:
+            writer.log("note", "started")
+    assert [len(SessionReader(f).events) for f in (first, second, third)] == [1, 1, 1]
 
 
 def rewrite_line(folder, number, change):

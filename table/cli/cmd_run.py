@@ -71,7 +71,7 @@ def _run(args, config, display, opened: ExitStack) -> int:
     from display import QUIT
     from hardware.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
     from hardware.frames import ReconnectingSource
-    from hardware.recording import Manifest, SessionWriter
+    from hardware.recording import Manifest, SessionWriter, new_session_folder
     from hardware.sources import open_source
     from table.driver import Driver, house_account
     from table.store import BankrollStore
@@ -92,12 +92,13 @@ def _run(args, config, display, opened: ExitStack) -> int:
     if reopened.notice:
         print(f"tabletop21: {reopened.notice}")
     calibration = _calibration(config.table.calibration)
-    folder = Path(config.table.sessions).expanduser() / datetime.now().strftime("%Y%m%d-%H%M%S")
+    started = datetime.now()
+    folder = new_session_folder(Path(config.table.sessions).expanduser(), started)
     kinds = reader_kinds(game, typed)
     recorder = SessionWriter(folder, Manifest(game, seats, settings={
         "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(),
         "driver": reopened.driver, "readers": list(kinds), "calibration": calibration},
-        versions={"tabletop21": _version()}, created=datetime.now().isoformat(timespec="seconds")))
+        versions={"tabletop21": _version()}, created=started.isoformat(timespec="seconds")))
     opened.callback(recorder.close)
     controls = None
     if config.gpio.enabled:
