@@ -241,7 +241,14 @@ def _resumable(pending: OpenRound, driver: Driver) -> tuple[Driver | None, str]:
     if not isinstance(saved, Driver):
         return None, "its saved state is not a round of this appliance"
     for name in SAME_TABLE:
-        if getattr(saved, name) != getattr(driver, name):
-            return saved, (f"it was played with {name} {getattr(saved, name)!r} and the settings now say "
-                          f"{getattr(driver, name)!r}")
+        if _setting(saved, name) != _setting(driver, name):
+            return saved, (f"it was played with {name} {_setting(saved, name)!r} and the settings now say "
+                          f"{_setting(driver, name)!r}")
     return saved, ""
+
+
+def _setting(driver: Driver, name: str):
+    """A setting as the table uses it: house rules and seats' own bets are looked up by
+    name, so the order they are written in the settings file does not matter."""
+    value = getattr(driver, name)
+    return dict(value) if name in ("rules", "seat_bets") else value

@@ -78,7 +78,7 @@ def test_a_plain_start_voids_a_round_of_another_table_and_says_so(tmp_path, caps
     (Driver("domino21", ("Ann", "Ben"), bet=5), "played with game 'domino21'"),
     (Driver("dice-blackjack", ("Ann", "Cy"), bet=5), "played with seats ('Ann', 'Cy')"),
     (Driver("dice-blackjack", ("Ann", "Ben"), bet=5, rules=(("max_bet", 50),)),
-     "played with rules (('max_bet', 50),) and the settings now say ()"),
+     "played with rules {'max_bet': 50} and the settings now say {}"),
     ({"half": "done"}, "not a round of this appliance"),
 ])
 def test_resume_refuses_a_round_it_cannot_carry_on_and_says_how_to_void_it(tmp_path, capsys, state, why):
@@ -101,8 +101,8 @@ def with_rules(tmp_path) -> Path:
 def test_the_house_rules_of_the_settings_deal_the_rounds_and_void_a_round_under_others(tmp_path, capsys):
     open_round(tmp_path, Driver("dice-blackjack", ("Ann", "Ben"), bet=5, rules=(("max_bet", 50),)))
     assert main(["run", "--config", str(with_rules(tmp_path)), "--frames", "1"]) == 0
-    assert "voided (it was played with rules (('max_bet', 50),) and the settings now say (('max_bet', 50), " \
-           "('short_banker', 'refuse')))" in capsys.readouterr().out
+    assert "voided (it was played with rules {'max_bet': 50} and the settings now say {'max_bet': 50, " \
+           "'short_banker': 'refuse'})" in capsys.readouterr().out
     assert recorded(tmp_path).manifest.settings["driver"].rules == (("max_bet", 50), ("short_banker", "refuse"))
 
 
@@ -111,6 +111,14 @@ def test_a_round_dealt_under_the_house_rules_the_settings_choose_is_resumed(tmp_
                                 rules=(("max_bet", 50), ("short_banker", "refuse"))))
     assert main(["run", "--config", str(with_rules(tmp_path)), "--frames", "1"]) == 0
     assert "resumes here" in capsys.readouterr().out
+
+
+def test_house_rules_written_in_another_order_are_the_same_table(tmp_path, capsys):
+    open_round(tmp_path, Driver("dice-blackjack", ("Ann", "Ben"), bet=5,
+                                rules=(("short_banker", "refuse"), ("max_bet", 50))))
+    assert main(["run", "--config", str(with_rules(tmp_path)), "--frames", "1"]) == 0
+    assert "resumes here" in capsys.readouterr().out
+    assert still_open(tmp_path)[0] is not None
 
 
 def test_a_round_whose_state_no_longer_loads_is_voided_not_a_locked_table(tmp_path, capsys):
