@@ -101,3 +101,46 @@ def test_a_kind_is_on_the_table_only_if_some_photo_holds_one():
     assert labelled_kinds(tiles) == ["dominoes"]
     tiles["b.jpg"]["dice"] = [{"value": 3, "box": [0, 0, 5, 5]}]
     assert labelled_kinds(tiles) == ["dice", "dominoes"]
+
+
+def test_a_refusal_where_nothing_was_left_unread_spoils_the_photo():
+    """The appliance asks for a re-roll on any refusal: a second, doubtful look at a die
+    already read, or a refusal of bare table, costs the photo its "perfect" though
+    every die was read right. A refusal of a die left unread, or of a box the labels
+    mark as unreadable (a cocked die), is the right answer and costs nothing more."""
+    both_read = (die(3, 30, 30), die(5, 120, 120))
+    second_look = TableRead(dice=both_read, unreadable=(Unreadable("die", (40, 40), "top face unclear"),))
+    score, mistakes = score_kind(KINDS["dice"], BOXES, second_look)
+    assert (score.value_right, score.unreadable, score.needless_refusals) == (2, 0, 1)
+    assert mistakes == ["dice refusal at (40, 40) where nothing was left unread: top face unclear"]
+    bare_table = TableRead(dice=both_read, unreadable=(Unreadable("die", (300, 300), "cocked"),))
+    assert score_kind(KINDS["dice"], BOXES, bare_table)[0].needless_refusals == 1
+    assert score_kind(KINDS["dice"], BOXES, bare_table, [{"box": [280, 280, 320, 320], "why": "cocked"}]
+                      )[0].needless_refusals == 0
+    one_refused = TableRead(dice=both_read[:1], unreadable=(Unreadable("die", (120, 120), "glare"),))
+    assert score_kind(KINDS["dice"], BOXES, one_refused)[0].needless_refusals == 0
+
+
+def test_evaluate_counts_needless_refusals_against_a_perfect_photo(tmp_path):
+    import cv2
+
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.png"), np.zeros((64, 64, 3), np.uint8))
+    (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"dice": BOXES[:1],
+                                                                 "unreadable": [{"box": [0, 0, 9, 9]}]}}))
+    excused = Unreadable("die", (5, 5), "cocked")
+    result = summary(evaluate(tmp_path, lambda frame: TableRead(dice=(die(3, 30, 30),), unreadable=(excused,))))
+    assert result["perfect_photos"] == 1
+    needless = Unreadable("die", (30, 30), "top face unclear")
+    result = summary(evaluate(tmp_path, lambda frame: TableRead(dice=(die(3, 30, 30),), unreadable=(needless,))))
+    assert (result["perfect_photos"], result["kinds"]["dice"]["needless_refusals"]) == (0, 1)
+
+
+def test_a_malformed_unreadable_list_is_a_bad_labels_file(tmp_path):
+    import pytest
+
+    from vision.evaluate import BadLabels, load_labels
+
+    (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"dice": BOXES, "unreadable": [{"why": "cocked"}]}}))
+    with pytest.raises(BadLabels, match="a.png: unreadable is a list of objects with a box"):
+        load_labels(tmp_path)

@@ -4,7 +4,11 @@ optionally with "dominoes", "cards" and "d10" lists beside "dice").
 A prediction matches a labelled object when its centre lies inside the object's box,
 one prediction per object (see `_matching`); every prediction left over is a phantom
 (a double read, or something that is not there). Unreadable reports are counted on their own: refusing
-to read is not a wrong value and not a phantom, but it does spoil a perfect photo."""
+to read is not a wrong value and not a phantom, but it does spoil a perfect photo. So does
+a needless refusal, one that covers no object left unread (nor a box the labels mark as
+unreadable, as a cocked die): a second look at a die already read, or a refusal of
+bare table. The appliance asks for a re-roll on any refusal, so such a photo was not
+read perfectly, though every object on it was."""
 
 from __future__ import annotations
 
@@ -48,6 +52,7 @@ class KindScore:
     value_right: int = 0
     phantoms: int = 0
     unreadable: int = 0
+    needless_refusals: int = 0
 
     def add(self, other: "KindScore") -> None:
         for name in self.__dataclass_fields__:
@@ -70,7 +75,7 @@ class PhotoScore:
 
     @property
     def errors(self) -> int:
-        return sum(k.labelled - k.value_right + k.phantoms for k in self.kinds.values())
+        return sum(k.labelled - k.value_right + k.phantoms + k.needless_refusals for k in self.kinds.values())
 
 
 def split_names(names: list[str], split: str) -> list[str]:
@@ -117,8 +122,10 @@ def _matching(spec: KindSpec, predictions: list, labels: list[dict]) -> dict[int
     return owner
 
 
-def score_kind(spec: KindSpec, labels: list[dict], read: TableRead) -> tuple[KindScore, list[str]]:
-    """Score of one kind on one photo, and a line per mistake."""
+def score_kind(spec: KindSpec, labels: list[dict], read: TableRead,
+               excused: list[dict] = ()) -> tuple[KindScore, list[str]]:
+    """Score of one kind on one photo, and a line per mistake; `excused` are labelled
+    boxes where a refusal is the right answer (the labels' "unreadable" list)."""
     score = KindScore(labelled=len(labels))
     mistakes: list[str] = []
     predictions = list(getattr(read, spec.read_field))
@@ -137,6 +144,11 @@ def score_kind(spec: KindSpec, labels: list[dict], read: TableRead) -> tuple[Kin
             mistakes.append(f"{spec.read_field} at {lab['box']}: reported unreadable")
         else:
             mistakes.append(f"{spec.read_field} at {lab['box']}: missed")
+    unread = [lab["box"] for i, lab in enumerate(labels) if i not in owner] + [e["box"] for e in excused]
+    for u in refused:
+        if not any(inside(u.center, box) for box in unread):
+            score.needless_refusals += 1
+            mistakes.append(f"{spec.read_field} refusal at {u.center} where nothing was left unread: {u.reason}")
     matched = set(owner.values())
     for n, p in enumerate(predictions):
         if n in matched:
@@ -182,16 +194,24 @@ def load_labels(photo_dir: str | Path) -> dict[str, dict]:
                 if not _well_formed(spec, label):
                     raise BadLabels(f"{path}: {name}: {kind} object {number} needs a box [x0, y0, x1, y1] "
                                     f"and its value, not {label!r}")
+        excused = entry.get("unreadable", [])
+        if not isinstance(excused, list) or not all(isinstance(e, dict) and _is_box(e.get("box")) for e in excused):
+            raise BadLabels(f"{path}: {name}: unreadable is a list of objects with a box [x0, y0, x1, y1], "
+                            f"not {excused!r}")
     return labels
 
 
 def _well_formed(spec: KindSpec, label: object) -> bool:
     try:
-        box = label["box"]
         spec.truth(label)
-        return len(box) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
+        return _is_box(label["box"])
     except (KeyError, TypeError, ValueError):
         return False
+
+
+def _is_box(box: object) -> bool:
+    return isinstance(box, list) and len(box) == 4 and \
+        all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
 
 
 def labelled_kinds(labels: dict[str, dict]) -> list[str]:
@@ -222,7 +242,8 @@ def evaluate(photo_dir: str | Path, reader: Callable[[np.ndarray], TableRead],
         ms = (time.perf_counter() - start) * 1000
         photo = PhotoScore(name, {}, ms)
         for kind in kinds:
-            photo.kinds[kind], mistakes = score_kind(KINDS[kind], labels[name].get(kind, []), read)
+            photo.kinds[kind], mistakes = score_kind(KINDS[kind], labels[name].get(kind, []), read,
+                                                     labels[name].get("unreadable", []))
             photo.mistakes += mistakes
         results.append(photo)
     return results

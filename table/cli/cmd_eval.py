@@ -41,7 +41,8 @@ def _print_summary(result: dict) -> None:
     for kind, s in result["kinds"].items():
         print(f"{kind}: labelled {s['labelled']}, found {s['found']} ({s['found_pct']}%), "
               f"value right {s['value_right']} ({s['value_right_pct']}%), phantoms {s['phantoms']} "
-              f"({s['phantom_pct']}%), unreadable {s['unreadable']} ({s['unreadable_pct']}%)")
+              f"({s['phantom_pct']}%), unreadable {s['unreadable']} ({s['unreadable_pct']}%), "
+              f"needless refusals {s['needless_refusals']}")
 
 
 def _load_network(path: str) -> TinyCNN:
