@@ -14,6 +14,14 @@ import cv2
 import numpy as np
 
 from table import serial
+from vision.image_io import NotAnImage
+
+
+class FrameMismatch(NotAnImage):
+    """A frame of another size than the calibration was made for: its play area and
+    die size would be read off the wrong pixels (a 640x640 calibration on a 1280x720
+    frame read a third of the dice, with no word of why). A bad frame for this
+    calibration, so it is handled wherever a bad frame is."""
 
 
 @dataclass(frozen=True)
@@ -21,6 +29,13 @@ class Calibration:
     frame_size: tuple[int, int]  # (width, height) of the frames it was made from
     area: tuple[tuple[float, float], ...]  # play-area polygon, pixels, clockwise
     die_px: float | None = None  # typical side of a d6 top face in pixels
+
+    def check_frame(self, shape: tuple[int, ...]) -> None:
+        """Raise FrameMismatch unless a frame of this shape is one the calibration fits."""
+        height, width = shape[:2]
+        if (width, height) != tuple(self.frame_size):
+            raise FrameMismatch(f"the calibration was made on {self.frame_size[0]}x{self.frame_size[1]} frames, "
+                                f"this one is {width}x{height}: calibrate again for this camera setting")
 
     def mask(self, shape: tuple[int, ...]) -> np.ndarray:
         """uint8 mask (255 inside the play area) for an image of the given shape."""
