@@ -177,3 +177,22 @@ def test_play_and_odds_take_house_rules_by_name(capsys):
     one_error_line(code, err, "banker_one is one of choose, eleven, not 'sometimes'")
     code, _, err = run(capsys, "odds", "domino21", "--rule", "bank_over=refunds")
     one_error_line(code, err, "default rules only")
+
+
+def test_read_of_a_file_that_cannot_be_opened_is_an_error_entry_not_a_crash(capsys, pictures, monkeypatch):
+    import numpy as np
+
+    real = np.fromfile
+
+    def denied(path, *args, **kwargs):
+        if str(path).endswith("locked.png"):
+            raise PermissionError(13, "Permission denied")
+        return real(path, *args, **kwargs)
+
+    (pictures / "locked.png").write_bytes((pictures / "table.png").read_bytes())
+    monkeypatch.setattr(np, "fromfile", denied)
+    code, out, _ = run(capsys, "read", "--json", "--kinds", "dice", str(pictures / "table.png"),
+                       str(pictures / "locked.png"))
+    entries = json.loads(out)
+    assert code == 1 and [("error" in e) for e in entries] == [False, True]
+    assert "cannot be read (Permission denied)" in entries[1]["error"]

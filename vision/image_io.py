@@ -19,7 +19,10 @@ def load_bgr(path: str | Path) -> np.ndarray:
         raise NotAnImage(f"{path}: a directory, not an image file")
     if not path.is_file():
         raise NotAnImage(f"{path}: no such file")
-    raw = np.fromfile(path, dtype=np.uint8)
+    try:
+        raw = np.fromfile(path, dtype=np.uint8)
+    except OSError as err:  # no permission, a special file: this file fails, not the batch
+        raise NotAnImage(f"{path}: cannot be read ({err.strerror or err})") from err
     image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
     if image is None:
         raise NotAnImage(f"{path}: not an image OpenCV can decode")
