@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from table.cli import main
-from vision.calibration import Calibration
-from vision.read import READERS, merge, read_table
+from vision.calibration import Calibration, FrameMismatch
+from vision.read import READERS, load_reader, merge, read_table
 from vision.read_json import read_to_json
 from vision.types import Die, Domino, TableRead, Unreadable, inside
 
@@ -150,3 +150,29 @@ def test_ten_sided_dice_are_read_as_d10_not_as_d6_when_every_reader_looks():
         right += sum(any(inside(t.center, lab["box"]) and t.value == lab["value"] for lab in label["d10"])
                      for t in read.d10)
     assert (d6, refused_d6, right) == (0, 0, 60)
+
+
+ENTRY_POINTS = [read_table, *(load_reader(READERS[kind]) for kind in ("d10", "cards", "dominoes"))]
+
+
+@pytest.mark.parametrize("read", ENTRY_POINTS, ids=lambda read: read.__name__)
+def test_a_calibration_made_for_another_frame_size_is_refused_in_words(read):
+    """A 640x640 calibration on a 1280x720 frame read a third of the dice, with no
+    word of why: its play area and die size lay on the wrong pixels."""
+    frame = cv2.resize(cv2.imread(str(FIRST)), (1280, 720))
+    square = Calibration(frame_size=(640, 640), area=((0, 0), (639, 0), (639, 639), (0, 639)), die_px=30.0)
+    with pytest.raises(FrameMismatch, match="made on 640x640 frames, this one is 1280x720"):
+        read(frame, square)
+
+
+@pytest.mark.parametrize("read", ENTRY_POINTS, ids=lambda read: read.__name__)
+def test_a_calibration_of_the_frames_size_reads_also_where_the_frame_is_read_resized(read):
+    """The readers read a big frame shrunk (or enlarged), with the calibration made
+    over for that size: the size check at the entry points must not refuse their own
+    resized copies."""
+    kind = {"read_table": "d10", "read_d10": "d10", "read_cards": "cards", "read_dominoes": "dominoes"}[read.__name__]
+    photo = sorted((FIXTURES.parent / kind / "images").glob("*.jpg"))[0]
+    frame = cv2.resize(cv2.imread(str(photo)), None, fx=2.5, fy=2.5)
+    h, w = frame.shape[:2]
+    whole = Calibration(frame_size=(w, h), area=((0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)))
+    assert read(frame, whole) == read(frame)

@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.image_io import checked_bgr
 from vision.types import TableRead, Unreadable, inside
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
@@ -83,7 +84,12 @@ def resolve_overlaps(read: TableRead, kinds: Iterable[str] = READERS) -> TableRe
 
 def read_table(frame_bgr: np.ndarray, calibration: Calibration | None = None,
                readers: dict[str, str] | None = None) -> TableRead:
-    """Everything the registered readers see in one frame."""
+    """Everything the registered readers see in one frame. A calibration made for
+    frames of another size is refused here, before any reader runs, so that no
+    reader reads the wrong pixels of its play area."""
+    frame_bgr = checked_bgr(frame_bgr)
+    if calibration is not None:
+        calibration.check_frame(frame_bgr.shape)
     parts: list[TableRead] = []
     for kind, spec in (readers or READERS).items():
         try:

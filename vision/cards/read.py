@@ -83,12 +83,15 @@ def _outlines_but(region: Region, regions: list[Region]) -> list[np.ndarray]:
 
 def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Cards, face-down cards and unreadable cards in a BGR frame (inside the play area
-    when a vision.calibration.Calibration is given), read at the working size
+    when a vision.calibration.Calibration is given; one made for frames of another
+    size is a FrameMismatch, its play area would lie elsewhere), read at the working size
     (vision.cards.working_size): the lone cards are measured on a copy at most 640
     pixels long, and that copy is read, with the regions the measuring found, when its
     cards are of the size the reader was set on; otherwise the frame is resized so
     they are."""
     frame_bgr = checked_bgr(frame_bgr, min_side=32)
+    if calibration is not None:
+        calibration.check_frame(frame_bgr.shape)
     shrink = look_factor(frame_bgr.shape)
     frame, frame_calibration = shrunk(frame_bgr, calibration, shrink)
     area = _area(frame, frame_calibration)

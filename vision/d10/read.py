@@ -158,7 +158,9 @@ def _more_cuts(frame_bgr: np.ndarray, blob: _Blob, difference: TableDifference) 
 
 
 def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
-    """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given).
+    """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given;
+    one made for frames of another size is a FrameMismatch, since its play area and
+    die size would be read off the wrong pixels).
 
     A thing as compact as one die but too long for one (find.oversized) is looked at
     again in a copy of the frame shrunk to bring it to WORKING_LENGTH, the middle of
@@ -167,6 +169,8 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     stands where the frame itself found nothing (dice touching in a square are read
     at the frame's own size)."""
     frame_bgr = checked_bgr(frame_bgr, min_side=32)
+    if calibration is not None:
+        calibration.check_frame(frame_bgr.shape)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
     difference = table_difference(frame_bgr)

@@ -35,7 +35,9 @@ _CANONICAL = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S
 
 
 def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
-    """Every domino tile in the frame (or in calibration's play area).
+    """Every domino tile in the frame (or in calibration's play area; a calibration
+    made for frames of another size is a FrameMismatch, its play area would lie
+    elsewhere).
 
     Frames are read at 640 pixels (vision.resized_read.look_factor: tiles are
     usually far above MIN_SHORT_PX there, and it keeps the time down); when the
@@ -45,6 +47,8 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     domino fixtures shrunk to 0.5 / 0.7 read 91 / 138 of 146 tiles without enlarging,
     123 / 140 so."""
     frame_bgr = checked_bgr(frame_bgr)
+    if calibration is not None:
+        calibration.check_frame(frame_bgr.shape)
     scale = look_factor(frame_bgr.shape)
     found = _read_scaled(frame_bgr, calibration, scale)
     sizes = [_short_side(c) for c, read in found if read.halves or read.face_down]
