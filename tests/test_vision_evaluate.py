@@ -144,3 +144,18 @@ def test_a_malformed_unreadable_list_is_a_bad_labels_file(tmp_path):
     (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"dice": BOXES, "unreadable": [{"why": "cocked"}]}}))
     with pytest.raises(BadLabels, match="a.png: unreadable is a list of objects with a box"):
         load_labels(tmp_path)
+
+
+def test_labels_holding_no_object_cannot_be_scored(tmp_path):
+    """With every list empty no kind is scored, and every photo counted as read
+    perfectly: a 100% that measured nothing."""
+    import cv2
+    import pytest
+
+    from vision.evaluate import BadLabels
+
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.png"), np.zeros((64, 64, 3), np.uint8))
+    (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"dice": [], "unreadable": [{"box": [0, 0, 9, 9]}]}}))
+    with pytest.raises(BadLabels, match="labels.json: nothing labelled in any photo .*: cannot score"):
+        evaluate(tmp_path, lambda frame: TableRead())

@@ -176,3 +176,9 @@ def test_a_calibration_of_the_frames_size_reads_also_where_the_frame_is_read_res
     h, w = frame.shape[:2]
     whole = Calibration(frame_size=(w, h), area=((0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)))
     assert read(frame, whole) == read(frame)
+
+
+def test_no_readers_chosen_reads_nothing():
+    """An empty choice was taken for "not given" and ran every reader: `tabletop21
+    eval` on labels holding no kind read 22 dice off a photo it then scored on nothing."""
+    assert read_table(cv2.imread(str(FIRST)), readers={}) == TableRead()

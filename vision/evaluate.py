@@ -222,18 +222,30 @@ def labelled_kinds(labels: dict[str, dict]) -> list[str]:
     return [k for k in KINDS if any(entry.get(k) for entry in labels.values())]
 
 
+def _scored_kinds(labels: dict[str, dict], photo_dir: Path) -> list[str]:
+    """The labelled kinds, of which there must be one: with none, nothing is scored and
+    every photo counts as read perfectly, a 100% that measures nothing."""
+    kinds = labelled_kinds(labels)
+    if not kinds:
+        raise BadLabels(f"{photo_dir / 'labels.json'}: nothing labelled in any photo "
+                        f"(no {', '.join(KINDS)} object): cannot score")
+    return kinds
+
+
 def evaluate(photo_dir: str | Path, reader: Callable[[np.ndarray], TableRead],
              names: list[str] | None = None) -> list[PhotoScore]:
     """Run `reader` on each labelled photo (all of them unless `names` is given).
-    Raises BadLabels for a bad labels.json, NotAnImage for a photo missing or unreadable."""
+    Raises BadLabels for a bad labels.json or one in which no photo holds an object
+    (after the first photo is read, so a missing photo is named first), NotAnImage
+    for a photo missing or unreadable."""
     photo_dir = Path(photo_dir)
     labels = load_labels(photo_dir)
-    kinds = labelled_kinds(labels)
     names = sorted(labels) if names is None else names
     if names:
         # Once untimed: the first read pays for lazy imports and OpenCV's start-up
         # (a quarter of a second or more), which a running appliance pays once.
         reader(load_bgr(photo_dir / "images" / names[0]))
+    kinds = _scored_kinds(labels, photo_dir)
     results = []
     for name in names:
         frame = load_bgr(photo_dir / "images" / name)

@@ -84,18 +84,21 @@ def resolve_overlaps(read: TableRead, kinds: Iterable[str] = READERS) -> TableRe
 
 def read_table(frame_bgr: np.ndarray, calibration: Calibration | None = None,
                readers: dict[str, str] | None = None) -> TableRead:
-    """Everything the registered readers see in one frame. A calibration made for
-    frames of another size is refused here, before any reader runs, so that no
-    reader reads the wrong pixels of its play area."""
+    """Everything the chosen readers (all registered ones unless `readers` is given)
+    see in one frame. No readers chosen reads nothing: a table whose pieces are all
+    typed in, or labels holding no kind, must not have every reader run on it. A
+    calibration made for frames of another size is refused here, before any reader
+    runs, so that no reader reads the wrong pixels of its play area."""
     frame_bgr = checked_bgr(frame_bgr)
     if calibration is not None:
         calibration.check_frame(frame_bgr.shape)
+    readers = READERS if readers is None else readers
     parts: list[TableRead] = []
-    for kind, spec in (readers or READERS).items():
+    for kind, spec in readers.items():
         try:
             reader = load_reader(spec)
         except (ImportError, AttributeError) as err:
             parts.append(TableRead(notes=(f"{kind} reader unavailable: {err}",)))
             continue
         parts.append(reader(frame_bgr, calibration))
-    return resolve_overlaps(merge(parts), readers or READERS)
+    return resolve_overlaps(merge(parts), readers)
