@@ -71,12 +71,13 @@ def check_calibration(config: ApplianceConfig) -> Finding:
     if not path:
         return Finding("calibration", True, "no calibration set: the whole frame is read as the play area",
                        "for a busy table run `tabletop21 calibrate FRAME.jpg -o calibration.json`")
+    from table.serial import CorruptRecord
     from vision.calibration import Calibration
 
     try:
         calibration = Calibration.load(Path(path).expanduser())
-    except (OSError, ValueError) as err:
-        return Finding("calibration", False, f"calibration {path} cannot be used: {err}",
+    except CorruptRecord as err:  # it names the file
+        return Finding("calibration", False, f"the calibration cannot be used: {err}",
                        "make a new one with `tabletop21 calibrate FRAME.jpg -o " + path + "`")
     if tuple(calibration.frame_size) != (config.camera.width, config.camera.height):
         return Finding("calibration", False,

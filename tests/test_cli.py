@@ -196,3 +196,23 @@ def test_read_of_a_file_that_cannot_be_opened_is_an_error_entry_not_a_crash(caps
     entries = json.loads(out)
     assert code == 1 and [("error" in e) for e in entries] == [False, True]
     assert "cannot be read (Permission denied)" in entries[1]["error"]
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"@type":"vision.calibration:Calibration","frame_size":[96,64],"area":[],"die_px":null}',
+     "bad.json: record does not decode: the play area needs at least 3 corners"),
+    ('{"@type":"vision.calibration:Calibration","frame_size":[96,64],"area":[[0,0],[95,0],[95,63]],"die_px":1e9}',
+     "bad.json: record does not decode: a die face is between"),
+])
+def test_read_refuses_a_calibration_that_makes_no_sense_in_one_line(capsys, pictures, text, words):
+    (pictures / "bad.json").write_text(text)
+    code, out, err = run(capsys, "read", "--calibration", str(pictures / "bad.json"), str(pictures / "table.png"))
+    one_error_line(code, err, words)
+    assert out == ""
+
+
+def test_calibrate_refuses_a_die_size_that_does_not_fit_the_frame_in_one_line(capsys, pictures):
+    code, _, err = run(capsys, "calibrate", str(pictures / "table.png"), "-o", str(pictures / "cal.json"),
+                       "--die-px", "50")
+    one_error_line(code, err, "--die-px 50: a die face is between", "in a 96x64 frame")
+    assert not (pictures / "cal.json").exists()

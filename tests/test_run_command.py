@@ -175,3 +175,19 @@ def test_the_calibration_in_use_is_recorded_for_replays(tmp_path):
     config.write_text(config.read_text().replace("[camera]", f'calibration = "{tmp_path}/cal.json"\n[camera]'))
     assert main(["run", "--config", str(config), "--frames", "1"]) == 0
     assert recorded(tmp_path).manifest.settings["calibration"] == calibration
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"\xff\xfe\x00binary", "cal.json: not a calibration file (not text)"),
+    (b"garbage", "cal.json: not JSON"),
+    (b'{"@type":"vision.calibration:Calibration","frame_size":[640,640],"area":[],"die_px":null}',
+     "cal.json: record does not decode: the play area needs at least 3 corners"),
+])
+def test_a_bad_calibration_is_one_line_and_starts_nothing(tmp_path, capsys, content, words):
+    (tmp_path / "cal.json").write_bytes(content)
+    config = settings(tmp_path)
+    config.write_text(config.read_text().replace("[camera]", f'calibration = "{tmp_path}/cal.json"\n[camera]'))
+    assert main(["run", "--config", str(config), "--frames", "1"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and words in err and "tabletop21 calibrate" in err, err
+    assert not (tmp_path / "sessions").exists() and not (tmp_path / "bank.sqlite").exists()

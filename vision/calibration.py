@@ -7,7 +7,9 @@ refuse objects that are far too big or small to be dice."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 from pathlib import Path
 
 import cv2
@@ -15,6 +17,19 @@ import numpy as np
 
 from table import serial
 from vision.image_io import NotAnImage
+
+# A die face is between these fractions of the frame's mean side, sqrt(width * height):
+# 4 to 320 pixels in the 640x640 frames the readers were tuned on. Fractions, not
+# pixels, because the readers resize a frame and its calibration together
+# (vision.resized_read), and the mean side shrinks no less than the die does.
+SMALLEST_DIE = 1 / 160
+LARGEST_DIE = 1 / 2
+
+
+class BadCalibration(ValueError):
+    """A calibration that makes no sense: with no play area, a corner at NaN or a die
+    as big as the frame the readers crashed, or read nothing without a word of why.
+    Refused when one is made or decoded, so a bad file fails when it is loaded."""
 
 
 class FrameMismatch(NotAnImage):
@@ -29,6 +44,11 @@ class Calibration:
     frame_size: tuple[int, int]  # (width, height) of the frames it was made from
     area: tuple[tuple[float, float], ...]  # play-area polygon, pixels, clockwise
     die_px: float | None = None  # typical side of a d6 top face in pixels
+
+    def __post_init__(self) -> None:
+        _check_frame_size(self.frame_size)
+        _check_area(self.area, self.frame_size)
+        _check_die(self.die_px, self.frame_size)
 
     def check_frame(self, shape: tuple[int, ...]) -> None:
         """Raise FrameMismatch unless a frame of this shape is one the calibration fits."""
@@ -52,7 +72,52 @@ class Calibration:
 
     @staticmethod
     def load(path: str | Path) -> "Calibration":
-        loaded = serial.loads(Path(path).read_text(), Calibration)
+        """The calibration saved in a file; whatever is wrong with the file is a
+        CorruptRecord naming it, for the commands to print as one line."""
+        try:
+            loaded = serial.loads(Path(path).read_text(), Calibration)
+        except OSError as err:
+            raise serial.CorruptRecord(f"{path}: cannot read the calibration ({err.strerror or err})") from err
+        except UnicodeDecodeError as err:
+            raise serial.CorruptRecord(f"{path}: not a calibration file (not text)") from err
+        except serial.CorruptRecord as err:
+            raise serial.CorruptRecord(f"{path}: {err}") from err
         if not isinstance(loaded, Calibration):
             raise serial.CorruptRecord(f"{path}: not a calibration file")
         return loaded
+
+
+def _check_frame_size(frame_size: object) -> None:
+    if not (isinstance(frame_size, tuple) and len(frame_size) == 2 and all(
+            isinstance(side, Integral) and not isinstance(side, bool) and side > 0 for side in frame_size)):
+        raise BadCalibration(f"frame_size is (width, height) in whole pixels, not {frame_size!r}")
+
+
+def _check_area(area: object, frame_size: tuple[int, int]) -> None:
+    try:
+        corners = np.array(area, np.float64)
+    except (TypeError, ValueError):
+        corners = np.zeros((0, 0))
+    if corners.ndim != 2 or corners.shape[1] != 2 or len(corners) < 3 or not np.isfinite(corners).all():
+        raise BadCalibration(f"the play area needs at least 3 corners, each two finite numbers (x, y), "
+                             f"not {area!r:.80}")
+    size = np.array(frame_size, np.float64)
+    # Corners a frame away are no slip of the hand, and would overflow the drawing of the mask.
+    if (corners < -size).any() or (corners > 2 * size).any():
+        raise BadCalibration(f"a corner of the play area is far outside the {frame_size[0]}x{frame_size[1]} frame")
+    if (corners.max(axis=0) < 0).any() or (corners.min(axis=0) > size - 1).any():
+        raise BadCalibration(f"the play area lies outside the {frame_size[0]}x{frame_size[1]} frame")
+    x, y = corners[:, 0], corners[:, 1]
+    if np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) == 0:
+        raise BadCalibration("the play area's corners enclose no area (they lie on one line)")
+
+
+def _check_die(die_px: object, frame_size: tuple[int, int]) -> None:
+    if die_px is None:
+        return
+    mean_side = math.sqrt(frame_size[0] * frame_size[1])
+    # The slack covers float rounding when a calibration is resized with its frame.
+    low, high = SMALLEST_DIE * mean_side * (1 - 1e-9), LARGEST_DIE * mean_side
+    if isinstance(die_px, bool) or not isinstance(die_px, Real) or not low <= die_px <= high:
+        raise BadCalibration(f"a die face is between {low:.1f} and {high:.1f} pixels in a "
+                             f"{frame_size[0]}x{frame_size[1]} frame, not {die_px!r}")

@@ -5,6 +5,7 @@ appliance and for `tabletop21 read --calibration`."""
 from __future__ import annotations
 
 from table.errors import TableError
+from vision.calibration import BadCalibration
 from vision.image_io import NotAnImage, load_bgr
 from vision.play_area import calibrate
 
@@ -18,8 +19,6 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    if args.die_px is not None and not 4 <= args.die_px <= 1000:
-        raise TableError(f"--die-px {args.die_px}: a die face between 4 and 1000 pixels, please")
     try:
         frame = load_bgr(args.image)
     except NotAnImage as err:
@@ -28,6 +27,8 @@ def run(args) -> int:
         calibration = calibrate(frame, args.die_px)
     except NotAnImage as err:
         raise TableError(f"{args.image}: too small for a frame of the table ({err})") from err
+    except BadCalibration as err:  # the area found always makes sense: the size given did not
+        raise TableError(f"--die-px {args.die_px:g}: {err}") from err
     try:
         calibration.save(args.output)
     except OSError as err:

@@ -9,7 +9,6 @@ import argparse
 import json
 import sys
 
-from table.errors import TableError
 from vision.calibration import Calibration
 from vision.image_io import NotAnImage, load_bgr
 from vision.read import READERS, read_table
@@ -52,16 +51,7 @@ def _kinds(text: str) -> dict[str, str]:
 
 
 def run(args) -> int:
-    calibration = None
-    if args.calibration:
-        try:
-            calibration = Calibration.load(args.calibration)
-        except OSError as err:
-            raise TableError(f"{args.calibration}: cannot read the calibration ({err.strerror})") from err
-        except UnicodeDecodeError as err:
-            raise TableError(f"{args.calibration}: not a calibration file (not text)") from err
-        except TableError as err:  # not JSON, or not a calibration: say which file
-            raise TableError(f"{args.calibration}: {str(err).removeprefix(args.calibration + ': ')}") from err
+    calibration = Calibration.load(args.calibration) if args.calibration else None
     entries = []
     for path in args.images:
         try:

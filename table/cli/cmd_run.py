@@ -47,10 +47,11 @@ def run(args) -> int:
     from hardware.config import load_config
 
     config = load_config(args.config)
-    display = _open_display(config, args.fullscreen)  # first: if it fails, nothing else was opened
+    calibration = _calibration(config.table.calibration)  # opens nothing: a bad file starts nothing
+    display = _open_display(config, args.fullscreen)  # first to open: if it fails, nothing else was opened
     with ExitStack() as opened:  # closed in reverse, whatever ends the run
         opened.callback(display.close)
-        return _run(args, config, display, opened)
+        return _run(args, config, calibration, display, opened)
 
 
 def _open_display(config, fullscreen: bool):
@@ -67,7 +68,7 @@ def _open_display(config, fullscreen: bool):
                          "start it from the console with SDL_VIDEODRIVER=kmsdrm, or from the desktop") from None
 
 
-def _run(args, config, display, opened: ExitStack) -> int:
+def _run(args, config, calibration, display, opened: ExitStack) -> int:
     from display import QUIT
     from hardware.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
     from hardware.frames import ReconnectingSource
@@ -91,7 +92,6 @@ def _run(args, config, display, opened: ExitStack) -> int:
     reopened = reopen_round(store, driver, "resume" if args.resume else "void" if args.void else "auto")
     if reopened.notice:
         print(f"tabletop21: {reopened.notice}")
-    calibration = _calibration(config.table.calibration)
     started = datetime.now()
     folder = new_session_folder(Path(config.table.sessions).expanduser(), started)
     kinds = reader_kinds(game, typed)
@@ -144,15 +144,18 @@ def _run(args, config, display, opened: ExitStack) -> int:
 
 
 def _calibration(path: str):
+    """The calibration the settings name, or the reason in one line: a table started
+    on a bad one failed at its first read."""
+    from table.serial import CorruptRecord
     from vision.calibration import Calibration
 
     if not path:
         return None
     try:
         return Calibration.load(Path(path).expanduser())
-    except OSError as err:
-        raise TableError(f"the calibration file cannot be read ({err}): fix [table] calibration or make one "
-                         "with `tabletop21 calibrate`") from None
+    except CorruptRecord as err:
+        raise TableError(f"{err}: fix [table] calibration in the settings, or make a new one with "
+                         "`tabletop21 calibrate`") from None
 
 
 def _version() -> str:

@@ -1,0 +1,87 @@
+"""Calibrations that make no sense are refused when made or loaded, with the file
+named, never left for the readers to crash on or to read nothing from."""
+
+import json
+
+import pytest
+
+from table import serial
+from vision.calibration import BadCalibration, Calibration
+from vision.resized_read import calibration_for
+
+SQUARE = ((0.0, 0.0), (639.0, 0.0), (639.0, 639.0), (0.0, 639.0))
+
+
+@pytest.mark.parametrize("frame_size, area, die_px, words", [
+    ((640, 640), (), None, "at least 3 corners"),
+    ((640, 640), ((0.0, 0.0), (639.0, 0.0)), None, "at least 3 corners"),
+    ((640, 640), ((0.0, 0.0), (float("nan"), 0.0), (639.0, 639.0)), None, "finite"),
+    ((640, 640), ((0.0, 0.0), (1e12, 0.0), (639.0, 639.0)), None, "far outside"),
+    ((640, 640), ((700.0, 700.0), (900.0, 700.0), (900.0, 900.0)), None, "outside the 640x640 frame"),
+    ((640, 640), ((10.0, 10.0), (20.0, 20.0), (30.0, 30.0)), None, "enclose no area"),
+    ((640, 640), SQUARE, float("nan"), "between 4.0 and 320.0 pixels"),
+    ((640, 640), SQUARE, -5.0, "between 4.0 and 320.0 pixels"),
+    ((640, 640), SQUARE, 0.5, "between 4.0 and 320.0 pixels"),
+    ((640, 640), SQUARE, 1e9, "between 4.0 and 320.0 pixels"),
+    ((640, 640), SQUARE, True, "between"),
+    ((0, -4), SQUARE, 30.0, "frame_size"),
+    ((640.5, 640), SQUARE, 30.0, "frame_size"),
+])
+def test_a_calibration_that_makes_no_sense_is_refused_when_made(frame_size, area, die_px, words):
+    with pytest.raises(BadCalibration, match=words):
+        Calibration(frame_size, area, die_px)
+
+
+def test_a_sensible_calibration_is_made_and_round_trips(tmp_path):
+    calibration = Calibration((640, 480), ((0.0, 0.0), (640.0, 0.0), (640.0, 480.0), (0.0, 480.0)), 30.0)
+    calibration.save(tmp_path / "cal.json")
+    assert Calibration.load(tmp_path / "cal.json") == calibration
+    assert Calibration((640, 480), calibration.area).die_px is None
+
+
+@pytest.mark.parametrize("factor", [0.1, 0.37, 0.5, 1.5, 2.0])
+def test_a_calibration_at_the_smallest_die_stays_one_when_the_readers_resize_it(factor):
+    """The readers resize a frame and its calibration together; the bounds are
+    fractions of the mean side so a calibration that loads is never refused there."""
+    shape = (720, 1280, 3)
+    smallest = Calibration((1280, 720), ((0.0, 0.0), (1279.0, 0.0), (1279.0, 719.0)), 6.0)
+    small_shape = (round(720 * factor), round(1280 * factor), 3)
+    assert calibration_for(smallest, small_shape, shape).die_px > 0
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"@type":"vision.calibration:Calibration","frame_size":[640,640],"area":[],"die_px":null}',
+     "at least 3 corners"),
+    ('{"@type":"vision.calibration:Calibration","frame_size":[640,640],'
+     '"area":[[0,0],[639,0],[639,639],[0,639]],"die_px":NaN}', "a die face is between"),
+    ('{"@type":"vision.calibration:Calibration","frame_size":[0,-4],'
+     '"area":[[0,0],[639,0],[639,639],[0,639]],"die_px":30}', "frame_size"),
+    ("garbage", "not JSON"),
+    ("[1, 2]", "not Calibration"),
+])
+def test_a_bad_calibration_file_is_a_corrupt_record_naming_the_file(tmp_path, text, words):
+    path = tmp_path / "cal.json"
+    path.write_text(text)
+    with pytest.raises(serial.CorruptRecord, match=f"^{path}: .*{words}"):
+        Calibration.load(path)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda path: path.write_bytes(b"\xff\xfe\x00binary"), "not a calibration file \\(not text\\)"),
+    (lambda path: path.mkdir(), "cannot read the calibration \\(Is a directory\\)"),
+    (lambda path: None, "cannot read the calibration \\(No such file"),
+])
+def test_a_file_that_cannot_be_read_as_text_is_a_corrupt_record_naming_it(tmp_path, make, words):
+    path = tmp_path / "cal.json"
+    make(path)
+    with pytest.raises(serial.CorruptRecord, match=f"^{path}: {words}"):
+        Calibration.load(path)
+
+
+def test_a_recording_holding_a_bad_calibration_does_not_decode():
+    """Recordings keep the calibration in use; decoding one builds the dataclass, so a
+    damaged one fails in words there, not as a crash in a replay's reads."""
+    data = serial.to_data(Calibration((640, 640), SQUARE, 30.0))
+    data["die_px"] = 1e9
+    with pytest.raises(serial.CorruptRecord, match="a die face is between"):
+        serial.loads(json.dumps(data), Calibration)
