@@ -216,3 +216,15 @@ def test_calibrate_refuses_a_die_size_that_does_not_fit_the_frame_in_one_line(ca
                        "--die-px", "50")
     one_error_line(code, err, "--die-px 50: a die face is between", "in a 96x64 frame")
     assert not (pictures / "cal.json").exists()
+
+
+def test_calibrate_says_why_the_die_size_is_unknown(capsys, tmp_path):
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    grainy = np.clip(np.full((240, 320, 3), 120.0) + rng.normal(0, 40, (240, 320, 3)), 0, 255).astype(np.uint8)
+    cv2.imwrite(str(tmp_path / "grainy.png"), grainy)
+    code, out, _ = run(capsys, "calibrate", str(tmp_path / "grainy.png"), "-o", str(tmp_path / "cal.json"))
+    assert code == 0 and "die face unknown (the dice reader refused the view: the picture is too grainy" in out
+    assert "give --die-px N" in out

@@ -54,3 +54,24 @@ def test_calibrate_measures_the_dice_or_keeps_the_given_size():
 def test_a_strip_too_thin_for_a_frame_is_refused_in_words():
     with pytest.raises(NotAnImage):
         calibrate(np.zeros((3, 2000, 3), np.uint8))
+
+
+def _tray_with_dice(grain: float) -> np.ndarray:
+    rng = np.random.default_rng(7)
+    img, _ = table(rng, 640, tray=True)
+    for i, (x, y) in enumerate([(250, 250), (350, 300), (300, 400)]):
+        draw_die(img, SceneDie(i + 1, x, y, 40, 20.0 * i, (40, 40, 200), (240, 240, 240)), rng)
+    frame = finish(img, rng)
+    return np.clip(frame + np.random.default_rng(0).normal(0, grain, frame.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_view_the_dice_reader_refuses_gives_no_die_size_and_says_why():
+    """The reader's refusal of a grainy view is one Unreadable the size of the frame:
+    it is no die, and measuring it made the die as big as the view."""
+    from vision.play_area import calibrate_and_say
+
+    assert 30 < calibrate(_tray_with_dice(0)).die_px < 45
+    calibration, why = calibrate_and_say(_tray_with_dice(25))
+    assert calibration.die_px is None
+    assert why.startswith("the dice reader refused the view: the picture is too grainy")
+    assert calibrate_and_say(_tray_with_dice(0), die_px=31.0) == (calibrate(_tray_with_dice(0), 31.0), "")

@@ -112,12 +112,17 @@ def _check_area(area: object, frame_size: tuple[int, int]) -> None:
         raise BadCalibration("the play area's corners enclose no area (they lie on one line)")
 
 
+def die_bounds(frame_size: tuple[int, int]) -> tuple[float, float]:
+    """The smallest and largest die face (pixels) a calibration of this frame size takes."""
+    mean_side = math.sqrt(frame_size[0] * frame_size[1])
+    # The slack covers float rounding when a calibration is resized with its frame.
+    return SMALLEST_DIE * mean_side * (1 - 1e-9), LARGEST_DIE * mean_side
+
+
 def _check_die(die_px: object, frame_size: tuple[int, int]) -> None:
     if die_px is None:
         return
-    mean_side = math.sqrt(frame_size[0] * frame_size[1])
-    # The slack covers float rounding when a calibration is resized with its frame.
-    low, high = SMALLEST_DIE * mean_side * (1 - 1e-9), LARGEST_DIE * mean_side
+    low, high = die_bounds(frame_size)
     if isinstance(die_px, bool) or not isinstance(die_px, Real) or not low <= die_px <= high:
         raise BadCalibration(f"a die face is between {low:.1f} and {high:.1f} pixels in a "
                              f"{frame_size[0]}x{frame_size[1]} frame, not {die_px!r}")

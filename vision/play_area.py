@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
+from vision.calibration import Calibration, die_bounds
 from vision.image_io import checked_bgr
 
 WORK_SIZE = 160  # the search runs at this width; the outline is scaled back up
@@ -61,29 +61,46 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
     return poly if area > 0 else poly[::-1]
 
 
-def typical_die_face(frame_bgr: np.ndarray, calibration: Calibration) -> float | None:
-    """Median top-face side of the dice read in the frame, or None if there are none."""
+def typical_die_face(frame_bgr: np.ndarray, calibration: Calibration) -> tuple[float | None, str]:
+    """Median top-face side of the dice read in the frame, or None and why not. Only
+    die-sized reads count: a reader refusing the whole view (too grainy, the table
+    not told from what lies on it) reports one Unreadable the size of the frame,
+    which once made a 640-pixel frame's die 406 pixels."""
     from vision.dice import read_dice  # local: play-area finding must not need the model
 
     read = read_dice(frame_bgr, calibration)
-    boxes = [d.box for d in read.dice] + [u.box for u in read.unreadable if u.box]
-    if not boxes:
-        return None
+    low, high = die_bounds(calibration.frame_size)
+    faces = [_face(box) for box in [d.box for d in read.dice] + [u.box for u in read.unreadable if u.box]]
+    dice = [face for face in faces if low <= face <= high]
+    if dice:
+        return float(np.median(dice)), ""
+    refused = [u.reason for u in read.unreadable if u.box and not low <= _face(u.box) <= high]
+    return None, (f"the dice reader refused the view: {refused[0]}" if refused else "no dice in the picture")
+
+
+def _face(box: tuple[float, float, float, float]) -> float:
     # Boxes of rotated squares are up to 1.41x the side; the face is ~0.8 of the die
     # including its visible walls. Both are averaged over many dice by the median.
-    return float(np.median([(b[2] - b[0] + b[3] - b[1]) / 2 for b in boxes]) / 1.37 * 0.87)
+    return (box[2] - box[0] + box[3] - box[1]) / 2 / 1.37 * 0.87
 
 
 def calibrate(frame_bgr: np.ndarray, die_px: float | None = None) -> Calibration:
     """A Calibration from one frame of the table (empty, or with a few dice on it to
     measure their size when `die_px` is not given). Raises NotAnImage, as the readers
     do, for anything that is not a frame of at least 16x16 (a 3-pixel strip crashed
-    deep in the flood fill)."""
+    deep in the flood fill), and BadCalibration for a `die_px` that does not fit it."""
+    return calibrate_and_say(frame_bgr, die_px)[0]
+
+
+def calibrate_and_say(frame_bgr: np.ndarray, die_px: float | None = None) -> tuple[Calibration, str]:
+    """calibrate(), and why the die size is unknown ("" when it is known), for a person
+    who has to decide whether to give it by hand or take another picture."""
     h, w = checked_bgr(frame_bgr).shape[:2]
     area = tuple((round(float(x), 1), round(float(y), 1)) for x, y in play_area_polygon(frame_bgr))
     calibration = Calibration(frame_size=(w, h), area=area, die_px=die_px)
-    if die_px is None:
-        measured = typical_die_face(frame_bgr, calibration)
-        if measured is not None:
-            calibration = Calibration(frame_size=(w, h), area=area, die_px=round(measured, 1))
-    return calibration
+    if die_px is not None:
+        return calibration, ""
+    measured, why_not = typical_die_face(frame_bgr, calibration)
+    if measured is None:
+        return calibration, why_not
+    return Calibration(frame_size=(w, h), area=area, die_px=round(measured, 1)), ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from table.errors import TableError
 from vision.calibration import BadCalibration
 from vision.image_io import NotAnImage, load_bgr
-from vision.play_area import calibrate
+from vision.play_area import calibrate_and_say
 
 
 def register(subparsers) -> None:
@@ -24,7 +24,7 @@ def run(args) -> int:
     except NotAnImage as err:
         raise TableError(str(err)) from err
     try:
-        calibration = calibrate(frame, args.die_px)
+        calibration, why_no_die = calibrate_and_say(frame, args.die_px)
     except NotAnImage as err:
         raise TableError(f"{args.image}: too small for a frame of the table ({err})") from err
     except BadCalibration as err:  # the area found always makes sense: the size given did not
@@ -33,7 +33,7 @@ def run(args) -> int:
         calibration.save(args.output)
     except OSError as err:
         raise TableError(f"{args.output}: cannot write the calibration ({err.strerror})") from err
-    die = f"{calibration.die_px:.1f} px" if calibration.die_px else "unknown (no dice in the picture)"
+    die = f"{calibration.die_px:.1f} px" if calibration.die_px else f"unknown ({why_no_die}; give --die-px N)"
     print(f"play area: {len(calibration.area)}-sided polygon in a {calibration.frame_size[0]}x"
           f"{calibration.frame_size[1]} frame; die face {die}; saved {args.output}")
     return 0
