@@ -71,6 +71,50 @@ def test_most_cocked_dice_are_not_read():
     assert read_cocked <= cocked // 2
 
 
+def _cut_through_the_middle(name: str, number: int) -> tuple[np.ndarray, dict]:
+    label = LABELS[name]["dice"][number]
+    x0, _, x1, _ = label["box"]
+    return np.ascontiguousarray(_frame(name)[:, :int(round((x0 + x1) / 2))]), label
+
+
+def _reads_on(read, box):
+    x0, y0, x1, y1 = box
+    return [d for d in read.dice if d.center[0] > x0 - 2 and y0 <= d.center[1] <= y1]
+
+
+@pytest.mark.parametrize("name, number", [("render_04.jpg", 2), ("render_06.jpg", 4), ("render_05.jpg", 6)])
+def test_a_die_cut_in_half_by_the_frame_edge_is_refused_not_read(name, number):
+    """Half the pips are out of the picture (the first two were read as a 1 before)."""
+    frame, label = _cut_through_the_middle(name, number)
+    read = read_dice(frame)
+    assert _reads_on(read, label["box"]) == []
+    assert any(u.reason == "die lies across the edge of the view" and inside(u.center, label["box"])
+               for u in read.unreadable)
+
+
+def test_most_dice_cut_in_half_by_the_frame_edge_are_not_read():
+    """Every fixture die cut through its middle in turn: 42 of 107 were read before the
+    edge test (25 of them wrong), 20 after. Those left are cut dice whose visible half
+    looks like a small whole die of its own (a known limit, docs/vision.md)."""
+    read_cut = cut = 0
+    for name in sorted(LABELS):
+        for number, label in enumerate(LABELS[name]["dice"]):
+            if (label["box"][0] + label["box"][2]) / 2 < 100:
+                continue
+            frame, _ = _cut_through_the_middle(name, number)
+            cut += 1
+            read_cut += bool(_reads_on(read_dice(frame), label["box"]))
+    assert cut == 107
+    assert read_cut <= 22
+
+
+def test_a_calibration_made_for_other_frames_is_refused():
+    frame = _frame("render_00.jpg")
+    other = Calibration(frame_size=(1280, 720), area=((0, 0), (1279, 0), (1279, 719), (0, 719)))
+    with pytest.raises(NotAnImage, match="made on 1280x720 frames, this one is 640x640"):
+        read_dice(frame, other)
+
+
 def test_reading_does_not_depend_on_the_frame_orientation():
     """Turning the camera a quarter turn must not change any value read twice; a
     borderline die or two may switch between read and unreadable."""
