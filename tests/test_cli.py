@@ -228,3 +228,12 @@ def test_calibrate_says_why_the_die_size_is_unknown(capsys, tmp_path):
     code, out, _ = run(capsys, "calibrate", str(tmp_path / "grainy.png"), "-o", str(tmp_path / "cal.json"))
     assert code == 0 and "die face unknown (the dice reader refused the view: the picture is too grainy" in out
     assert "give --die-px N" in out
+
+
+def test_calibrate_refuses_a_long_narrow_strip_in_one_line(capsys, tmp_path):
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(tmp_path / "strip.png"), np.full((16, 3000, 3), 90, np.uint8))
+    code, _, err = run(capsys, "calibrate", str(tmp_path / "strip.png"), "-o", str(tmp_path / "cal.json"))
+    one_error_line(code, err, "strip.png: too small for a frame of the table", "3000x16", "times as long")

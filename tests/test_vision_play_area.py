@@ -75,3 +75,12 @@ def test_a_view_the_dice_reader_refuses_gives_no_die_size_and_says_why():
     assert calibration.die_px is None
     assert why.startswith("the dice reader refused the view: the picture is too grainy")
     assert calibrate_and_say(_tray_with_dice(0), die_px=31.0) == (calibrate(_tray_with_dice(0), 31.0), "")
+
+
+@pytest.mark.parametrize("shape", [(16, 3000, 3), (3000, 40, 3), (60, 1600, 3)])
+def test_a_long_narrow_strip_is_refused_in_words_not_crashed_on(shape):
+    """Past the checks every reader makes: 16 pixels high, but one row at the size the
+    search runs at (a crash), or a few rows (a polygon with no inside)."""
+    with pytest.raises(NotAnImage, match="times as long as it is wide"):
+        calibrate(np.full(shape, 120, np.uint8))
+    assert len(calibrate(np.full((100, 1600, 3), 120, np.uint8)).area) >= 3

@@ -12,9 +12,10 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, die_bounds
-from vision.image_io import checked_bgr
+from vision.image_io import NotAnImage, checked_bgr
 
 WORK_SIZE = 160  # the search runs at this width; the outline is scaled back up
+MEDIAN_WIDTH = 9  # pixels of the search: wider than a die, so the dice vanish
 FLOOD_STEP = 2  # largest colour step between neighbouring pixels of one surface
 COLOUR_TOLERANCE = 28  # and never further than this from the colour under the middle
 MARGIN_FRACTION = 0.06  # about one die width in a typical overhead view
@@ -22,14 +23,20 @@ MIN_AREA_FRACTION = 0.05  # a smaller region means the middle of the view is not
 
 
 def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
-    """(k, 2) float32 clockwise polygon of the play area, in frame pixels."""
-    h, w = frame_bgr.shape[:2]
+    """(k, 2) float32 clockwise polygon of the play area, in frame pixels. Raises
+    NotAnImage for what is not a frame of the table."""
+    h, w = checked_bgr(frame_bgr).shape[:2]
     scale = WORK_SIZE / float(max(h, w))
-    small = cv2.resize(frame_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA)
+    size = (round(w * scale), round(h * scale))
+    if min(size) < MEDIAN_WIDTH:
+        # A 3000x16 picture was one row high at the search's size and crashed it, and
+        # 3000x40 gave a polygon with no inside.
+        raise NotAnImage(f"a {w}x{h} picture is more than about {WORK_SIZE / MEDIAN_WIDTH:.0f} times as long "
+                         "as it is wide")
+    small = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA)
     # A median wider than a die wipes the dice out; the flood fill then follows the
     # surface through gentle light gradients and stops at walls and rims.
-    smooth = cv2.medianBlur(cv2.GaussianBlur(small, (3, 3), 0), 9)
+    smooth = cv2.medianBlur(cv2.GaussianBlur(small, (3, 3), 0), MEDIAN_WIDTH)
     sh, sw = smooth.shape[:2]
     # Start from the pixel of the middle third closest to its median colour: the
     # exact centre may be a die or its shadow.
@@ -88,15 +95,16 @@ def calibrate(frame_bgr: np.ndarray, die_px: float | None = None) -> Calibration
     """A Calibration from one frame of the table (empty, or with a few dice on it to
     measure their size when `die_px` is not given). Raises NotAnImage, as the readers
     do, for anything that is not a frame of at least 16x16 (a 3-pixel strip crashed
-    deep in the flood fill), and BadCalibration for a `die_px` that does not fit it."""
+    deep in the flood fill) or is a long narrow strip, and BadCalibration for a
+    `die_px` that does not fit it."""
     return calibrate_and_say(frame_bgr, die_px)[0]
 
 
 def calibrate_and_say(frame_bgr: np.ndarray, die_px: float | None = None) -> tuple[Calibration, str]:
     """calibrate(), and why the die size is unknown ("" when it is known), for a person
     who has to decide whether to give it by hand or take another picture."""
-    h, w = checked_bgr(frame_bgr).shape[:2]
     area = tuple((round(float(x), 1), round(float(y), 1)) for x, y in play_area_polygon(frame_bgr))
+    h, w = frame_bgr.shape[:2]
     calibration = Calibration(frame_size=(w, h), area=area, die_px=die_px)
     if die_px is not None:
         return calibration, ""
