@@ -91,3 +91,56 @@ def test_only_the_play_area_counts():
     outside = table.copy()
     cv2.rectangle(outside, (150, 90), (165, 105), (30, 30, 200), -1)  # a die right of the area
     assert [detector.update(outside).state for _ in range(4)] == ["empty"] * 4
+
+
+def _with_die(table: np.ndarray) -> np.ndarray:
+    frame = table.copy()
+    h, w = frame.shape[:2]
+    cv2.rectangle(frame, (w // 2, h // 2), (w // 2 + w // 16, h // 2 + w // 16), (30, 30, 200), -1)
+    return frame
+
+
+def test_a_calibrated_detector_refuses_a_frame_of_another_size_and_changes_nothing():
+    from vision.calibration import Calibration, FrameMismatch
+
+    table = np.full((200, 200, 3), 200, np.uint8)
+    frames = [table, _with_die(table), _with_die(table), _with_die(table), _with_die(table)]
+    calibration = Calibration((200, 200), ((0, 0), (199, 0), (199, 199), (0, 199)))
+    undisturbed, detector = SettleDetector(calibration), SettleDetector(calibration)
+    states = []
+    for n, frame in enumerate(frames):
+        if n == 3:
+            with pytest.raises(FrameMismatch):
+                detector.update(np.full((120, 320, 3), 90, np.uint8))
+        states.append(detector.update(frame))
+    assert states == [undisturbed.update(frame) for frame in frames]
+    assert states[-1].state == "settled"
+
+
+def test_an_empty_table_that_is_not_a_frame_is_refused_at_once():
+    from vision.calibration import Calibration, FrameMismatch
+    from vision.image_io import NotAnImage
+
+    for bad in (np.zeros((120, 160), np.uint8), np.zeros((120, 160, 3)), np.zeros((8, 8, 3), np.uint8)):
+        with pytest.raises(NotAnImage):
+            SettleDetector(empty_table=bad)
+    with pytest.raises(FrameMismatch):
+        SettleDetector(Calibration((200, 200), ((0, 0), (199, 0), (199, 199))), np.zeros((120, 160, 3), np.uint8))
+
+
+def test_a_frame_of_another_shape_starts_an_uncalibrated_detector_afresh():
+    """A camera reopened at another resolution: the old view's thumbnails cannot be
+    compared with the new one's, so the detector starts again from this frame instead
+    of failing on every frame from then on."""
+    small, wide = np.full((480, 640, 3), 200, np.uint8), np.full((720, 1280, 3), 200, np.uint8)
+    detector = SettleDetector()
+    assert [detector.update(f).state for f in (small, _with_die(small))] == ["empty", "rolling"]
+    assert detector.update(wide).state == "empty"  # the new view's first frame is its empty table
+    assert [detector.update(_with_die(wide)).state for _ in range(4)] == ["rolling", "rolling", "rolling", "settled"]
+    assert detector.update(np.full((1440, 2560, 3), 200, np.uint8)).still_frames == 0  # same shape: carries on
+
+
+def test_an_empty_table_of_another_shape_than_the_frames_is_not_compared_with_them():
+    detector = SettleDetector(empty_table=_with_die(np.full((720, 1280, 3), 90, np.uint8)))
+    table = np.full((480, 640, 3), 200, np.uint8)
+    assert [detector.update(table).state for _ in range(2)] == ["empty", "empty"]

@@ -39,7 +39,14 @@ class SettleDetector:
 
     The empty table is taken from `empty_table` when given, otherwise from the first
     frame fed (start the detector before the dice are thrown), and it follows slow
-    light changes while the table stays empty."""
+    light changes while the table stays empty.
+
+    With a calibration every frame (and `empty_table`) must be of its frame size, or
+    FrameMismatch is raised and nothing changes: its play area would lie elsewhere.
+    Without one, a frame of another shape (a camera reopened at another resolution)
+    starts the detector afresh, as its first frame, rather than failing on every frame
+    from then on: what it learnt of the old view, and an `empty_table` that does not
+    fit, is dropped. A frame of the same shape at another resolution is no change."""
 
     def __init__(self, calibration: Calibration | None = None, empty_table: np.ndarray | None = None,
                  still_needed: int = 3, motion_fraction: float = 0.002, hand_fraction: float = 0.035):
@@ -49,29 +56,40 @@ class SettleDetector:
         self.hand_fraction = hand_fraction
         self._area: np.ndarray | None = None
         self._edge: np.ndarray | None = None
-        self._empty: np.ndarray | None = None if empty_table is None else self._thumb(empty_table)[0]
+        self._empty: np.ndarray | None = None if empty_table is None else self._thumbs(empty_table)[0]
         self._previous: np.ndarray | None = None
         self._still = 0
 
-    def _thumb(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _thumbs(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Lab and grey thumbnails of a frame; NotAnImage (FrameMismatch for the wrong
+        size when calibrated) before anything is changed."""
+        checked_bgr(frame_bgr)
+        if self.calibration is not None:
+            self.calibration.check_frame(frame_bgr.shape)
         h, w = frame_bgr.shape[:2]
         size = (THUMB, max(1, round(THUMB * h / w)))
         small = cv2.GaussianBlur(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-        if self._area is None or self._area.shape != small.shape[:2]:
-            full = (self.calibration.mask(frame_bgr.shape) if self.calibration is not None
-                    else np.full((h, w), 255, np.uint8))
-            area = cv2.resize(full, size, interpolation=cv2.INTER_NEAREST)
-            inner = cv2.erode(area, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
-            self._area, self._edge = area > 0, (area > 0) & (inner == 0)
         return cv2.cvtColor(small, cv2.COLOR_BGR2LAB), cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+
+    def _start(self, shape: tuple[int, ...], lab: np.ndarray) -> None:
+        """Take this frame as the first: the play area drawn for its thumbnail, no
+        previous frame, and it is the empty table unless one of its shape was given."""
+        h, w = shape[:2]
+        full = self.calibration.mask(shape) if self.calibration is not None else np.full((h, w), 255, np.uint8)
+        area = cv2.resize(full, lab.shape[1::-1], interpolation=cv2.INTER_NEAREST)
+        inner = cv2.erode(area, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        self._area, self._edge = area > 0, (area > 0) & (inner == 0)
+        if self._empty is None or self._empty.shape != lab.shape:
+            self._empty = lab
+        self._previous = None
+        self._still = 0
 
     def update(self, frame_bgr: np.ndarray) -> SettleState:
         """The state after this frame; a frame that is not a picture raises
         NotAnImage and leaves the detector as it was."""
-        checked_bgr(frame_bgr)
-        lab, grey = self._thumb(frame_bgr)
-        if self._empty is None:
-            self._empty = lab
+        lab, grey = self._thumbs(frame_bgr)
+        if self._area is None or self._area.shape != grey.shape:
+            self._start(frame_bgr.shape, lab)
         area = self._area
         n = max(int(area.sum()), 1)
         moved = 0.0
