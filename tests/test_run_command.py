@@ -169,7 +169,7 @@ def test_the_camera_is_closed_when_the_run_ends(tmp_path, monkeypatch):
 
 
 def test_the_calibration_in_use_is_recorded_for_replays(tmp_path):
-    calibration = Calibration((640, 480), ((0.0, 0.0), (640.0, 0.0), (640.0, 300.0), (0.0, 300.0)), 40.0)
+    calibration = Calibration((640, 640), ((0.0, 0.0), (640.0, 0.0), (640.0, 300.0), (0.0, 300.0)), 40.0)
     calibration.save(tmp_path / "cal.json")
     config = settings(tmp_path)
     config.write_text(config.read_text().replace("[camera]", f'calibration = "{tmp_path}/cal.json"\n[camera]'))
@@ -191,3 +191,24 @@ def test_a_bad_calibration_is_one_line_and_starts_nothing(tmp_path, capsys, cont
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and words in err and "tabletop21 calibrate" in err, err
     assert not (tmp_path / "sessions").exists() and not (tmp_path / "bank.sqlite").exists()
+
+
+def test_the_settle_detector_watches_only_the_play_area(tmp_path, monkeypatch):
+    """Without the calibration an arm moving outside the play area kept the table
+    "rolling" for ever, and the round waited for a read that never came."""
+    import vision.settle
+
+    made = []
+
+    class Watched(vision.settle.SettleDetector):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(vision.settle, "SettleDetector", Watched)
+    calibration = Calibration((640, 640), ((0.0, 0.0), (640.0, 0.0), (640.0, 300.0), (0.0, 300.0)), 40.0)
+    calibration.save(tmp_path / "cal.json")
+    config = settings(tmp_path)
+    config.write_text(config.read_text().replace("[camera]", f'calibration = "{tmp_path}/cal.json"\n[camera]'))
+    assert main(["run", "--config", str(config), "--frames", "1"]) == 0
+    assert [detector.calibration for detector in made] == [calibration]

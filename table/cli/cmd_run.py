@@ -108,7 +108,7 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
         opened.callback(controls.close)
     source = ReconnectingSource(lambda: open_source(config))
     opened.callback(source.close)
-    appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(),
+    appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(calibration),
                           table_reader(kinds, calibration), store=store, recorder=recorder,
                           controls=controls, advisor=config.display.advisor, notice=reopened.notice)
     lines = typed_lines()
