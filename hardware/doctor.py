@@ -72,17 +72,17 @@ def check_calibration(config: ApplianceConfig) -> Finding:
         return Finding("calibration", True, "no calibration set: the whole frame is read as the play area",
                        "for a busy table run `tabletop21 calibrate FRAME.jpg -o calibration.json`")
     from table.serial import CorruptRecord
-    from vision.calibration import Calibration
+    from vision.calibration import Calibration, FrameMismatch
 
     try:
         calibration = Calibration.load(Path(path).expanduser())
+        calibration.check_frame((config.camera.height, config.camera.width))
+    except FrameMismatch as err:
+        return Finding("calibration", False, f"{path} does not fit the camera's frames: {err}",
+                       "calibrate again from a frame of this camera")
     except CorruptRecord as err:  # it names the file
         return Finding("calibration", False, f"the calibration cannot be used: {err}",
                        "make a new one with `tabletop21 calibrate FRAME.jpg -o " + path + "`")
-    if tuple(calibration.frame_size) != (config.camera.width, config.camera.height):
-        return Finding("calibration", False,
-                       f"calibration was made on {calibration.frame_size} frames, the camera gives "
-                       f"{config.camera.width}x{config.camera.height}", "calibrate again from a frame of this camera")
     return Finding("calibration", True, f"calibration {path} loaded")
 
 

@@ -237,3 +237,13 @@ def test_calibrate_refuses_a_long_narrow_strip_in_one_line(capsys, tmp_path):
     cv2.imwrite(str(tmp_path / "strip.png"), np.full((16, 3000, 3), 90, np.uint8))
     code, _, err = run(capsys, "calibrate", str(tmp_path / "strip.png"), "-o", str(tmp_path / "cal.json"))
     one_error_line(code, err, "strip.png: too small for a frame of the table", "3000x16", "times as long")
+
+
+def test_read_with_a_calibration_of_another_frame_size_is_an_error_entry_for_that_image(capsys, pictures):
+    from vision.calibration import Calibration
+
+    Calibration((640, 640), ((0.0, 0.0), (639.0, 0.0), (639.0, 639.0)), 30.0).save(pictures / "cal.json")
+    code, out, _ = run(capsys, "read", "--json", "--calibration", str(pictures / "cal.json"), str(pictures / "table.png"))
+    (entry,) = json.loads(out)
+    assert code == 1 and entry["file"] == str(pictures / "table.png")
+    assert "made on 640x640 frames, this one is 96x64" in entry["error"]

@@ -212,3 +212,15 @@ def test_the_settle_detector_watches_only_the_play_area(tmp_path, monkeypatch):
     config.write_text(config.read_text().replace("[camera]", f'calibration = "{tmp_path}/cal.json"\n[camera]'))
     assert main(["run", "--config", str(config), "--frames", "1"]) == 0
     assert [detector.calibration for detector in made] == [calibration]
+
+
+def test_a_calibration_for_another_camera_size_is_refused_before_anything_opens(tmp_path, capsys):
+    Calibration((640, 480), ((0.0, 0.0), (639.0, 0.0), (639.0, 479.0)), 30.0).save(tmp_path / "cal.json")
+    config = settings(tmp_path)
+    config.write_text(config.read_text().replace(f'source = "{SESSION}"', 'source = "webcam"\nwidth = 1280\nheight = 720')
+                      .replace("[camera]", f'calibration = "{tmp_path}/cal.json"\n[camera]'))
+    assert main(["run", "--config", str(config), "--frames", "1"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "cal.json does not fit the camera's 1280x720 frames" in err and "made on 640x480 frames" in err
+    assert not (tmp_path / "sessions").exists() and not (tmp_path / "bank.sqlite").exists()

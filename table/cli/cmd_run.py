@@ -14,6 +14,10 @@ from pathlib import Path
 
 from table.errors import TableError
 
+# [camera] sources whose frames are the size the settings ask for; a recorded
+# session's frames are the size they were recorded at.
+LIVE_CAMERAS = ("picamera", "webcam")
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("run", help="start the table appliance (camera, buttons, display)")
@@ -47,7 +51,7 @@ def run(args) -> int:
     from hardware.config import load_config
 
     config = load_config(args.config)
-    calibration = _calibration(config.table.calibration)  # opens nothing: a bad file starts nothing
+    calibration = _calibration(config)  # opens nothing: a bad file starts nothing
     display = _open_display(config, args.fullscreen)  # first to open: if it fails, nothing else was opened
     with ExitStack() as opened:  # closed in reverse, whatever ends the run
         opened.callback(display.close)
@@ -143,19 +147,34 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     return 0
 
 
-def _calibration(path: str):
+def _calibration(config):
     """The calibration the settings name, or the reason in one line: a table started
-    on a bad one failed at its first read."""
+    on a bad one failed at its first read, and on one made for another camera size it
+    refused every frame."""
     from table.serial import CorruptRecord
     from vision.calibration import Calibration
 
-    if not path:
+    if not config.table.calibration:
         return None
     try:
-        return Calibration.load(Path(path).expanduser())
+        calibration = Calibration.load(Path(config.table.calibration).expanduser())
     except CorruptRecord as err:
         raise TableError(f"{err}: fix [table] calibration in the settings, or make a new one with "
                          "`tabletop21 calibrate`") from None
+    if config.camera.source in LIVE_CAMERAS:
+        _check_camera_size(calibration, config)
+    return calibration
+
+
+def _check_camera_size(calibration, config) -> None:
+    from vision.calibration import FrameMismatch
+
+    width, height = config.camera.width, config.camera.height
+    try:
+        calibration.check_frame((height, width))
+    except FrameMismatch as err:
+        raise TableError(f"{config.table.calibration} does not fit the camera's {width}x{height} frames "
+                         f"([camera] width and height): {err}") from None
 
 
 def _version() -> str:
