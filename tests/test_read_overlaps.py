@@ -1,7 +1,9 @@
 """When two readers claim one object, one answer stands (vision.read.resolve_overlaps)."""
 
+import math
+
 from vision.read import resolve_overlaps
-from vision.types import D10, Card, Die, Domino, TableRead, Unreadable
+from vision.types import D10, Card, Die, Domino, FaceDown, TableRead, Unreadable
 
 
 def die(value, x, y, confidence=0.99):
@@ -90,3 +92,65 @@ def test_a_dice_alike_tile_stands_only_where_the_dice_reader_did_not_run():
     assert mixed.dominoes == (sure,) and mixed.dice == ()
     assert mixed.unreadable == (Unreadable("domino", (60, 60), doubt, (20, 30, 100, 90)),)
     assert resolve_overlaps(read) == mixed  # every reader, unless told otherwise
+
+
+def turned(width, length, centre, angle):
+    """The box of a width x length rectangle about `centre`, its long axis turned
+    `angle` degrees clockwise from the vertical."""
+    a = math.radians(angle)
+    half_w = (length * abs(math.sin(a)) + width * abs(math.cos(a))) / 2
+    half_h = (length * abs(math.cos(a)) + width * abs(math.sin(a))) / 2
+    return (centre[0] - half_w, centre[1] - half_h, centre[0] + half_w, centre[1] + half_h)
+
+
+def test_a_die_in_a_tilted_cards_box_but_off_the_card_stands():
+    """The box of a card turned 30 degrees takes in bare table at its corners: a die
+    there was dropped as part of the card. A die on the card near its end still is."""
+    box = turned(63, 88, (300, 300), 30)  # about (235, 234, 365, 366)
+    card = Card("6", "S", (300, 300), box, 30.0, 0.9)
+    beside = die(5, box[0] + 12, box[1] + 12)
+    on_the_end = die(2, 300 + 38 * math.sin(math.radians(30)), 300 - 38 * math.cos(math.radians(30)))
+    resolved = resolve_overlaps(TableRead(dice=(beside, on_the_end), cards=(card,)))
+    assert resolved.dice == (beside,)
+
+
+def test_a_die_in_a_tilted_tiles_box_but_off_the_tile_stands():
+    tile = Domino((2, 5), (200, 200), turned(40, 80, (200, 200), 90 - 35), 35.0, 0.95)  # 35 degrees from the x axis
+    x0, y0, x1, y1 = tile.box
+    beside = die(4, x1 - 8, y0 + 8)  # the corner above the tile's right end
+    on_the_end = die(5, 200 + 30 * math.cos(math.radians(35)), 200 + 30 * math.sin(math.radians(35)))
+    refused_beside = Unreadable("die", (x0 + 8, y1 - 8), "cocked", (x0, y1 - 16, x0 + 16, y1))
+    resolved = resolve_overlaps(TableRead(dice=(beside, on_the_end), dominoes=(tile,), unreadable=(refused_beside,)))
+    assert resolved.dice == (beside,) and resolved.unreadable == (refused_beside,)
+
+
+def test_a_refusal_at_the_end_of_a_tilted_bridge_card_is_the_cards():
+    """The dice reader refuses a card's corner index as a cocked die. Taking every
+    card for a poker card cut the ends off a tilted bridge card, index and all."""
+    box = turned(57, 88, (200, 300), 125)
+    card = Card("3", "H", (200, 300), box, 125.0, 0.8)
+    end = (200 - 43 * math.sin(math.radians(125)), 300 + 43 * math.cos(math.radians(125)))
+    index = Unreadable("die", end, "die does not lie flat (cocked or stacked)", (end[0] - 16, end[1] - 16,
+                                                                                  end[0] + 16, end[1] + 16))
+    assert resolve_overlaps(TableRead(cards=(card,), unreadable=(index,))).unreadable == ()
+
+
+def test_dice_read_on_a_tilted_face_down_cards_back_near_its_corners_are_the_cards():
+    """A face-down card carries no angle, so the rectangle it lies in is not known:
+    its whole box is its own, or the dice read on its back pattern (nine on one
+    fixture) would stand."""
+    box = turned(63, 88, (300, 300), 55)
+    back = FaceDown("card", (300, 300), box)
+    corner = die(5, 300 + 40 * math.sin(math.radians(55)), 300 - 40 * math.cos(math.radians(55)))
+    assert resolve_overlaps(TableRead(dice=(corner,), face_down=(back,))).dice == ()
+
+
+def test_a_whole_view_refusal_is_not_swallowed_by_the_card_in_the_middle():
+    """The dice reader's "too grainy" refusal is centred on the frame, and was dropped
+    whenever a card lay there (13 of 22 grainy card frames). A die-sized refusal on the
+    card is still the card's."""
+    card = Card("Q", None, (320, 320), (288, 276, 352, 364), 0.0, 0.9)
+    grainy = Unreadable("die", (320.0, 320.0), "the picture is too grainy to read dice", (0.0, 0.0, 640.0, 640.0))
+    pips = Unreadable("die", (330, 300), "top face unclear", (318, 288, 342, 312))
+    resolved = resolve_overlaps(TableRead(cards=(card,), unreadable=(grainy, pips)))
+    assert resolved.unreadable == (grainy,)

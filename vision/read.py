@@ -9,6 +9,8 @@ gets the chance to settle objects claimed by two readers (a die read on a card, 
 from __future__ import annotations
 
 import dataclasses
+import math
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Callable, Iterable
 
@@ -16,10 +18,13 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.image_io import checked_bgr
-from vision.types import TableRead, Unreadable, inside
+from vision.types import Box, Card, Domino, Point, TableRead, Unreadable, inside
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
 SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be one object
+# Length over width of the shapes a card (poker, bridge size) and a domino tile come in.
+ASPECTS = {"card": (88 / 63, 88 / 57), "domino": (2.0,)}
+OUTSIZED = 4.0  # a refusal whose box is this many times an object's is not of that object
 
 READERS: dict[str, str] = {
     "dice": "vision.dice:read_dice",
@@ -41,44 +46,117 @@ def merge(reads: list[TableRead]) -> TableRead:
     return TableRead(**fields)
 
 
+def _area(box: Box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
 def _same_object(centre_a, box_a, centre_b, box_b) -> bool:
     if inside(centre_a, box_b) or inside(centre_b, box_a):
         return True
     w = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
     h = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
-    smaller = min((b[2] - b[0]) * (b[3] - b[1]) for b in (box_a, box_b))
-    return w > 0 and h > 0 and w * h >= SAME_OBJECT * smaller
+    return w > 0 and h > 0 and w * h >= SAME_OBJECT * min(_area(box_a), _area(box_b))
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an object lies, for telling what is on it. A die's is its box. A card or
+    tile lies at any angle, and the box of a tilted one takes in bare table at its
+    corners (a die there, beside a card turned 29 degrees, was dropped as part of it),
+    so it lies in the largest rectangle along its long axis, about its centre, that its
+    box holds, of a shape its kind comes in (ASPECTS): that is the card or tile itself
+    (the box bounds the corners the reader found), or a little wider and shorter near
+    45 degrees for the other card size, never outside the box. Taking one card size
+    only cut the ends off the other, where the index sits that the dice reader takes
+    for a die. The readers' objects carry no more of their outline than box, centre
+    and angle."""
+
+    centre: Point
+    box: Box
+    axis: tuple[float, float] | None = None  # unit vector along a card's or tile's long axis
+    aspects: tuple[float, ...] = ()
+
+    def holds(self, point: Point) -> bool:
+        return inside(point, self.box) and (self.axis is None or any(self._within(point, a) for a in self.aspects))
+
+    def _within(self, point: Point, aspect: float) -> bool:
+        ux, uy = self.axis
+        dx, dy = point[0] - self.centre[0], point[1] - self.centre[1]
+        half_width = self._half_width(aspect)
+        return abs(dx * ux + dy * uy) <= aspect * half_width and abs(dy * ux - dx * uy) <= half_width
+
+    def _half_width(self, aspect: float) -> float:
+        """Half the width of the largest rectangle of this aspect along the axis about
+        the centre that the box holds: its half-extents across x and y fit either side."""
+        ux, uy = abs(self.axis[0]), abs(self.axis[1])
+        (x, y), (x0, y0, x1, y1) = self.centre, self.box
+        return min(min(x - x0, x1 - x) / (aspect * ux + uy), min(y - y0, y1 - y) / (aspect * uy + ux))
+
+
+def _card_place(card: Card) -> Place:
+    """Its angle is its long axis, clockwise from the frame's vertical."""
+    angle = math.radians(card.angle)
+    return Place(card.center, card.box, (math.sin(angle), -math.cos(angle)), ASPECTS["card"])
+
+
+def _tile_place(tile: Domino) -> Place:
+    """Its angle is its long axis, from the frame's x axis (y down)."""
+    angle = math.radians(tile.angle)
+    return Place(tile.center, tile.box, (math.cos(angle), math.sin(angle)), ASPECTS["domino"])
+
+
+def _flat_places(read: TableRead) -> list[Place]:
+    """Where the cards and tiles lie, read or not. A face-down or unreadable one
+    carries no angle: its box and its kind's shape tell how far it is tilted, not which
+    way it leans, and only the middle both ways share is surely on it. That was tried,
+    and let through 19 phantom dice read on face-down backs near their corners in the
+    card fixtures, so such a card or tile claims its whole box: a die beside a tilted
+    one, in a corner of that box, is still taken for part of it."""
+    return [*map(_tile_place, read.dominoes), *map(_card_place, read.cards),
+            *(Place(x.center, x.box) for x in (*read.face_down, *read.unreadable)
+              if x.kind in ASPECTS and x.box is not None)]
+
+
+def _part_of(refusal: Unreadable, place: Place) -> bool:
+    """A refusal centred on an object is of that object, unless its box is OUTSIZED
+    times the object's: a whole-view refusal ("too grainy") is centred on whatever
+    covers the middle of the frame (it vanished on 13 of 22 grainy card frames), while
+    the d6 reader's refusals of a d10 or of a tile's pips on the fixtures were at most
+    2.1 times its box."""
+    return place.holds(refusal.center) and not (refusal.box is not None and
+                                                _area(refusal.box) > OUTSIZED * _area(place.box))
 
 
 def resolve_overlaps(read: TableRead, kinds: Iterable[str] = READERS) -> TableRead:
     """Objects claimed by two readers. A domino half or a card's pips can look like a
     die face (and a pip pair like a d10's number), so a die or a d10, read or not,
-    centred on a tile or a card is part of that tile or card, also when the tile or
-    card itself could not be read. A court card's picture can look like a tile: a tile
-    refusal centred on a read card is part of the card. A d6 read and a d10 read of
-    one object (centre in the other's box, or boxes sharing SAME_OBJECT of the
-    smaller) are a d10: the d10 reader reads only with one sure look and none leaning
-    elsewhere and has read none of the 1487 real d6 dice, while the d6 reader takes
-    some d10 digits for pips (on the d10 fixtures it read three dice of one frame,
-    two of them at 0.95 and over). A read stands over the other reader's refusal
-    (the refusal says only that it is not that reader's kind). A tile read without its
-    divider line (`Domino.dice_alike`) could be two dice side by side: where the dice
-    reader is among `kinds`, the readers that ran, it is refused with that doubt; at a
-    table of tiles only it stands."""
+    centred on a tile or a card (on the rectangle it lies in, `Place`) is part of that
+    tile or card, also when the tile or card itself could not be read. A court card's
+    picture can look like a tile: a tile refusal centred on a read card is part of
+    the card. A d6 read and a d10 read of one object (centre in the other's box, or
+    boxes sharing SAME_OBJECT of the smaller) are a d10: the d10 reader reads only
+    with one sure look and none leaning elsewhere and has read none of the 1487 real
+    d6 dice, while the d6 reader takes some d10 digits for pips (on the d10 fixtures it
+    read three dice of one frame, two of them at 0.95 and over). A read stands over
+    the other reader's refusal (the refusal says only that it is not that reader's
+    kind). No object takes in a refusal much bigger than itself (`_part_of`). A tile
+    read without its divider line (`Domino.dice_alike`) could be two dice side by
+    side: where the dice reader is among `kinds`, the readers that ran, it is refused
+    with that doubt; at a table of tiles only it stands."""
+    flat = _flat_places(read)
     if "dice" in kinds:
         doubted = [t for t in read.dominoes if t.dice_alike]
         read = dataclasses.replace(
             read, dominoes=tuple(t for t in read.dominoes if not t.dice_alike),
             unreadable=(*read.unreadable, *(Unreadable("domino", t.center, t.dice_alike, t.box)
                                             for t in doubted)))
-    flat = [*(t.box for t in read.dominoes), *(c.box for c in read.cards), *(f.box for f in read.face_down),
-            *(u.box for u in read.unreadable if u.kind in ("domino", "card") and u.box is not None)]
-    dice = [d for d in read.dice if not any(inside(d.center, box) for box in flat)]
-    d10 = [t for t in read.d10 if not any(inside(t.center, box) for box in flat)]
+    dice = [d for d in read.dice if not any(place.holds(d.center) for place in flat)]
+    d10 = [t for t in read.d10 if not any(place.holds(t.center) for place in flat)]
     dice = [d for d in dice if not any(_same_object(d.center, d.box, t.center, t.box) for t in d10)]
-    claimed = {"die": [*flat, *(t.box for t in d10)], "d10": [*flat, *(d.box for d in dice)],
-               "domino": [c.box for c in read.cards]}
-    unreadable = [u for u in read.unreadable if not any(inside(u.center, box) for box in claimed.get(u.kind, ()))]
+    claimed = {"die": [*flat, *(Place(t.center, t.box) for t in d10)],
+               "d10": [*flat, *(Place(d.center, d.box) for d in dice)],
+               "domino": [*map(_card_place, read.cards)]}
+    unreadable = [u for u in read.unreadable if not any(_part_of(u, place) for place in claimed.get(u.kind, ()))]
     return dataclasses.replace(read, dice=tuple(dice), d10=tuple(d10), unreadable=tuple(unreadable))
 
 
