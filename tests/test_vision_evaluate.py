@@ -4,6 +4,7 @@ unreadable counted apart, and the generic kinds (domino halves as an unordered p
 import json
 
 import numpy as np
+import pytest
 
 from vision.evaluate import KINDS, evaluate, labelled_kinds, score_kind, split_names, summary
 from vision.types import Die, Domino, TableRead, Unreadable
@@ -150,7 +151,6 @@ def test_labels_holding_no_object_cannot_be_scored(tmp_path):
     """With every list empty no kind is scored, and every photo counted as read
     perfectly: a 100% that measured nothing."""
     import cv2
-    import pytest
 
     from vision.evaluate import BadLabels
 
@@ -159,3 +159,48 @@ def test_labels_holding_no_object_cannot_be_scored(tmp_path):
     (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"dice": [], "unreadable": [{"box": [0, 0, 9, 9]}]}}))
     with pytest.raises(BadLabels, match="labels.json: nothing labelled in any photo .*: cannot score"):
         evaluate(tmp_path, lambda frame: TableRead())
+
+
+BOX = [10, 10, 50, 50]
+
+
+@pytest.mark.parametrize("kind, label, words", [
+    ("dice", {"value": 5.9, "box": BOX}, "a whole number 1-6"),  # was scored as a 5
+    ("dice", {"value": True, "box": BOX}, "a whole number 1-6"),  # was scored as a 1
+    ("dice", {"value": 9, "box": BOX}, "a whole number 1-6"),
+    ("dice", {"value": 0, "box": BOX}, "a whole number 1-6"),
+    ("dice", {"value": "3", "box": BOX}, "a whole number 1-6"),
+    ("dice", {"value": 3, "box": [10, 10, float("nan"), 50]}, "four finite numbers"),
+    ("dice", {"value": 3, "box": [50, 10, 10, 50]}, "x0 < x1 and y0 < y1"),
+    ("dice", {"value": 3, "box": [10, 50, 50, 50]}, "x0 < x1 and y0 < y1"),
+    ("dice", {"value": 3, "box": [10, 10, 50]}, "a box [x0, y0, x1, y1]"),
+    ("dice", 3, "a box [x0, y0, x1, y1]"),
+    ("d10", {"value": 10, "box": BOX}, "a whole number 0-9"),
+    ("d10", {"value": -1, "box": BOX}, "a whole number 0-9"),
+    ("dominoes", {"halves": [7, 1], "box": BOX}, "two whole numbers 0-6"),
+    ("dominoes", {"halves": [1.5, 2], "box": BOX}, "two whole numbers 0-6"),
+    ("dominoes", {"halves": [1, 2, 3], "box": BOX}, "two whole numbers 0-6"),
+    ("cards", {"rank": "11", "box": BOX}, "one of A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K"),
+    ("cards", {"rank": 10, "box": BOX}, "one of A, 2"),
+])
+def test_a_value_or_box_the_reader_could_never_give_is_a_bad_labels_file(tmp_path, kind, label, words):
+    """Each refusal names the file, the photo, the kind and the object's number."""
+    from vision.evaluate import BadLabels, load_labels
+
+    good = {"dice": {"value": 2, "box": BOX}, "d10": {"value": 0, "box": BOX},
+            "dominoes": {"halves": [0, 6], "box": BOX}, "cards": {"rank": "10", "box": BOX}}[kind]
+    (tmp_path / "labels.json").write_text(json.dumps({"a.png": {kind: [good]}, "b.png": {kind: [good, label]}}))
+    with pytest.raises(BadLabels) as refused:
+        load_labels(tmp_path)
+    message = str(refused.value)
+    assert message.startswith(f"{tmp_path / 'labels.json'}: b.png: {kind} object 2 needs ") and words in message
+
+
+def test_a_whole_value_written_with_a_point_is_that_value(tmp_path):
+    (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"dice": [{"value": 3.0, "box": [10.0, 10, 50, 50.5]}],
+                                                                 "dominoes": [{"halves": [2.0, 5], "box": BOX}]}}))
+    from vision.evaluate import load_labels
+
+    labels = load_labels(tmp_path)["a.png"]
+    assert KINDS["dice"].truth(labels["dice"][0]) == 3 and KINDS["dominoes"].truth(labels["dominoes"][0]) == (2, 5)
+    assert score_kind(KINDS["dice"], labels["dice"], TableRead(dice=(die(3, 30, 30),)))[1] == []

@@ -13,6 +13,7 @@ read perfectly, though every object on it was."""
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
+from vision.cards.index import RANKS
 from vision.image_io import load_bgr
 from vision.types import TableRead, inside
 
@@ -33,15 +35,32 @@ class KindSpec:
     unreadable_kind: str  # Unreadable.kind for this object
     truth: Callable[[dict], Any]  # value from a label entry
     predicted: Callable[[Any], Any]  # value from a read object
+    labelled: Callable[[dict], bool]  # whether a label entry holds a value of this kind
+    value_words: str  # what `labelled` wants, for the error
+
+
+def _whole(value: object, allowed: range) -> bool:
+    """A whole number in `allowed`. Not a fraction (5.9 was scored as a 5), not JSON's
+    true (scored as a 1); 3.0 is 3."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+        float(value).is_integer() and int(value) in allowed
+
+
+def _halves(label: dict) -> bool:
+    halves = label.get("halves")
+    return isinstance(halves, list) and len(halves) == 2 and all(_whole(h, range(7)) for h in halves)
 
 
 KINDS: dict[str, KindSpec] = {
-    "dice": KindSpec("dice", "die", lambda lab: int(lab["value"]), lambda d: d.value),
-    "d10": KindSpec("d10", "d10", lambda lab: int(lab["value"]), lambda d: d.value),
+    "dice": KindSpec("dice", "die", lambda lab: int(lab["value"]), lambda d: d.value,
+                     lambda lab: _whole(lab.get("value"), range(1, 7)), "a value: a whole number 1-6"),
+    "d10": KindSpec("d10", "d10", lambda lab: int(lab["value"]), lambda d: d.value,
+                    lambda lab: _whole(lab.get("value"), range(10)), "a value: a whole number 0-9"),
     # A tile read upside down is the same tile: compare halves as an unordered pair.
-    "dominoes": KindSpec("dominoes", "domino", lambda lab: tuple(sorted(lab["halves"])),
-                         lambda d: tuple(sorted(d.halves))),
-    "cards": KindSpec("cards", "card", lambda lab: str(lab["rank"]), lambda c: c.rank),
+    "dominoes": KindSpec("dominoes", "domino", lambda lab: tuple(sorted(int(h) for h in lab["halves"])),
+                         lambda d: tuple(sorted(d.halves)), _halves, "halves: two whole numbers 0-6"),
+    "cards": KindSpec("cards", "card", lambda lab: lab["rank"], lambda c: c.rank,
+                      lambda lab: lab.get("rank") in RANKS, f"a rank: one of {', '.join(RANKS)}"),
 }
 
 
@@ -162,8 +181,8 @@ def score_kind(spec: KindSpec, labels: list[dict], read: TableRead,
 
 
 class BadLabels(ValueError):
-    """A labels.json that cannot be scored against: not JSON, not {photo: labels}, or
-    an object without a box or a value."""
+    """A labels.json that cannot be scored against: not JSON, not {photo: labels}, an
+    object without a box or a value its kind can have, or no object at all."""
 
 
 def load_labels(photo_dir: str | Path) -> dict[str, dict]:
@@ -191,9 +210,9 @@ def load_labels(photo_dir: str | Path) -> dict[str, dict]:
             if not isinstance(objects, list):
                 raise BadLabels(f"{path}: {name}: {kind} is a list of objects, not {objects!r}")
             for number, label in enumerate(objects, 1):
-                if not _well_formed(spec, label):
-                    raise BadLabels(f"{path}: {name}: {kind} object {number} needs a box [x0, y0, x1, y1] "
-                                    f"and its value, not {label!r}")
+                wanted = _wanted(spec, label)
+                if wanted:
+                    raise BadLabels(f"{path}: {name}: {kind} object {number} needs {wanted}, not {label!r}")
         excused = entry.get("unreadable", [])
         if not isinstance(excused, list) or not all(isinstance(e, dict) and _is_box(e.get("box")) for e in excused):
             raise BadLabels(f"{path}: {name}: unreadable is a list of objects with a box [x0, y0, x1, y1], "
@@ -201,17 +220,20 @@ def load_labels(photo_dir: str | Path) -> dict[str, dict]:
     return labels
 
 
-def _well_formed(spec: KindSpec, label: object) -> bool:
-    try:
-        spec.truth(label)
-        return _is_box(label["box"])
-    except (KeyError, TypeError, ValueError):
-        return False
+def _wanted(spec: KindSpec, label: object) -> str:
+    """What a labelled object lacks ("" for nothing): a value the reader could not
+    give is never scored as one it could."""
+    if not isinstance(label, dict) or not _is_box(label.get("box")):
+        return "a box [x0, y0, x1, y1]: four finite numbers with x0 < x1 and y0 < y1"
+    return "" if spec.labelled(label) else spec.value_words
 
 
 def _is_box(box: object) -> bool:
+    """Four finite numbers round some area: a NaN or upside-down box holds no centre,
+    so its object would be scored missed whatever was read."""
     return isinstance(box, list) and len(box) == 4 and \
-        all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
+        all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in box) and \
+        box[0] < box[2] and box[1] < box[3]
 
 
 def labelled_kinds(labels: dict[str, dict]) -> list[str]:
