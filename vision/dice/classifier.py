@@ -12,6 +12,7 @@ made by `python -m vision.dice.train`; weights sit beside this file."""
 
 from __future__ import annotations
 
+import zipfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,8 +35,30 @@ def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0, side: int = PAT
     return TinyCNN.create(INPUT_CHANNELS, widths, side, CLASSES, seed=seed)
 
 
+class IncompleteInstall(RuntimeError):
+    """A weight file shipped with the package is missing or cannot be read. Without it
+    the dice reader cannot read at all: loading no networks ended in an IndexError deep
+    in the reader that named no file."""
+
+
 def _shipped(first: Path) -> tuple[TinyCNN, ...]:
-    return tuple(TinyCNN.load(p) for p in sorted(first.parent.glob(first.stem + "*.npz")))
+    """The networks in `first` and the numbered files after it (first_2.npz...).
+    `first` must be there: the glob alone found none and said nothing."""
+    if not first.is_file():
+        raise _incomplete(first, "is missing")
+    return tuple(map(_load_shipped, sorted(first.parent.glob(first.stem + "*.npz"))))
+
+
+def _load_shipped(path: Path) -> TinyCNN:
+    try:
+        return TinyCNN.load(path)
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as err:
+        raise _incomplete(path, f"cannot be read ({err})") from err
+
+
+def _incomplete(path: Path, problem: str) -> IncompleteInstall:
+    return IncompleteInstall(f"{path}: the dice reader's weight file {problem}: the tabletop21 install is "
+                             "incomplete, reinstall it")
 
 
 @lru_cache(maxsize=1)

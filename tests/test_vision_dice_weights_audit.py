@@ -1,0 +1,44 @@
+"""The dice reader's shipped weights: a partial install is said in words, naming the
+file, where the networks are loaded (it was an IndexError deep in the reader)."""
+
+import re
+
+import numpy as np
+import pytest
+
+from vision.dice import classifier
+from vision.dice.classifier import IncompleteInstall
+from vision.read import READERS, read_table
+
+FRAME = np.full((64, 64, 3), 120, np.uint8)
+
+
+@pytest.fixture
+def shipped_from(monkeypatch):
+    """Point the shipped weights elsewhere, with the loaded networks forgotten before
+    and after."""
+    def move(model: str, face: str) -> None:
+        monkeypatch.setattr(classifier, "MODEL_PATH", model)
+        monkeypatch.setattr(classifier, "FACE_MODEL_PATH", face)
+        classifier.shipped_networks.cache_clear()
+        classifier.shipped_face_networks.cache_clear()
+
+    yield move
+    classifier.shipped_networks.cache_clear()
+    classifier.shipped_face_networks.cache_clear()
+
+
+def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, shipped_from):
+    shipped_from(tmp_path / "die_cnn.npz", classifier.FACE_MODEL_PATH)
+    missing = re.escape(str(tmp_path / "die_cnn.npz")) + ": .* missing: .* reinstall"
+    with pytest.raises(IncompleteInstall, match=missing):
+        read_table(FRAME, readers={"dice": READERS["dice"]})
+
+
+@pytest.mark.parametrize("content", [b"", b"not weights", classifier.FACE_MODEL_PATH.read_bytes()[:3000]])
+def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, shipped_from, content):
+    (tmp_path / "die_face.npz").write_bytes(content)
+    shipped_from(classifier.MODEL_PATH, tmp_path / "die_face.npz")
+    unreadable = re.escape(str(tmp_path / "die_face.npz")) + ": .* cannot be read .* reinstall"
+    with pytest.raises(IncompleteInstall, match=unreadable):
+        classifier.shipped_face_networks()
