@@ -182,3 +182,21 @@ def test_no_readers_chosen_reads_nothing():
     """An empty choice was taken for "not given" and ran every reader: `tabletop21
     eval` on labels holding no kind read 22 dice off a photo it then scored on nothing."""
     assert read_table(cv2.imread(str(FIRST)), readers={}) == TableRead()
+
+
+@pytest.mark.parametrize("side, readers, refused", [(31, None, True), (32, None, False),
+                                                     (16, {"dice": READERS["dice"]}, False),
+                                                     (16, {"dominoes": READERS["dominoes"]}, False),
+                                                     (31, {"d10": READERS["d10"]}, True),
+                                                     (31, {"cards": READERS["cards"]}, True)])
+def test_the_smallest_frames_read_are_as_documented(side, readers, refused):
+    """docs/vision.md said read_table takes frames of 16x16; with the d10 and cards
+    readers, as by default, it takes 32x32 and more."""
+    from vision.image_io import NotAnImage
+
+    frame = np.full((side, side, 3), 120, np.uint8)
+    if refused:
+        with pytest.raises(NotAnImage, match="at least 32x32"):
+            read_table(frame, readers=readers)
+    else:
+        read_table(frame, readers=readers)
