@@ -4,7 +4,8 @@ the table, so the appliance can be calibrated from one picture with no clicking.
 The area is taken to be the surface under the middle of the view: the largest
 region of that colour connected to the centre, with the dice on it filled in and
 its outline simplified to a polygon. A tray's walls and the world outside it
-differ in colour or are cut off by the rim's shadow, so they stay out."""
+differ in colour or are cut off by the rim's shadow, so they stay out. Calibrating
+then takes in the dice that polygon cuts, which hid the floor under them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 
 from vision.calibration import Calibration, die_bounds
 from vision.image_io import NotAnImage, checked_bgr
+from vision.types import Box, TableRead
 
 WORK_SIZE = 160  # the search runs at this width; the outline is scaled back up
 MEDIAN_WIDTH = 9  # pixels of the search: wider than a die, so the dice vanish
@@ -20,6 +22,7 @@ FLOOD_STEP = 2  # largest colour step between neighbouring pixels of one surface
 COLOUR_TOLERANCE = 28  # and never further than this from the colour under the middle
 MARGIN_FRACTION = 0.06  # about one die width in a typical overhead view
 MIN_AREA_FRACTION = 0.05  # a smaller region means the middle of the view is not the surface
+DIE_PAD = 0.25  # of a die, around a die the area is grown to hold: the next one there lies a little apart
 
 
 def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
@@ -54,7 +57,8 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     if cv2.countNonZero(region) < MIN_AREA_FRACTION * sh * sw:
         return np.array([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)], np.float32)
-    # Dice crowding a wall hide the floor next to it; a die-wide margin gives them back.
+    # A die-wide kernel: half a die each way (a whole die took in the rendered trays'
+    # rims). The dice crowding a wall, which hide the floor there, calibrate() takes in.
     margin = max(3, int(round(MARGIN_FRACTION * sw))) | 1
     region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -68,27 +72,46 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
     return poly if area > 0 else poly[::-1]
 
 
-def typical_die_face(frame_bgr: np.ndarray, calibration: Calibration) -> tuple[float | None, str]:
-    """Median top-face side of the dice read in the frame, or None and why not. Only
-    die-sized reads count: a reader refusing the whole view (too grainy, the table
-    not told from what lies on it) reports one Unreadable the size of the frame,
-    which once made a 640-pixel frame's die 406 pixels."""
-    from vision.dice import read_dice  # local: play-area finding must not need the model
-
-    read = read_dice(frame_bgr, calibration)
-    low, high = die_bounds(calibration.frame_size)
-    faces = [_face(box) for box in [d.box for d in read.dice] + [u.box for u in read.unreadable if u.box]]
-    dice = [face for face in faces if low <= face <= high]
-    if dice:
-        return float(np.median(dice)), ""
+def _die_boxes(read: TableRead, frame_size: tuple[int, int]) -> tuple[list[Box], str]:
+    """Boxes of the dice read or refused one by one, and the reader's refusal of the
+    view as a whole ("" if none): that one is an Unreadable the size of the frame, no
+    die, and measuring it once made a 640-pixel frame's die 406 pixels."""
+    low, high = die_bounds(frame_size)
+    boxes = [d.box for d in read.dice] + [u.box for u in read.unreadable if u.box]
     refused = [u.reason for u in read.unreadable if u.box and not low <= _face(u.box) <= high]
-    return None, (f"the dice reader refused the view: {refused[0]}" if refused else "no dice in the picture")
+    return [box for box in boxes if low <= _face(box) <= high], refused[0] if refused else ""
 
 
-def _face(box: tuple[float, float, float, float]) -> float:
+def _face(box: Box) -> float:
     # Boxes of rotated squares are up to 1.41x the side; the face is ~0.8 of the die
     # including its visible walls. Both are averaged over many dice by the median.
     return (box[2] - box[0] + box[3] - box[1]) / 2 / 1.37 * 0.87
+
+
+def _over_dice(polygon: np.ndarray, boxes: list[Box], frame_size: tuple[int, int]) -> np.ndarray:
+    """The polygon grown to hold every die it cuts, with DIE_PAD around it, until it
+    cuts none: the floor goes on under dice crowding a wall, where the search saw
+    only dice (on the photos of a tray it cut 120 of 1487 dice). A die wholly outside,
+    beyond the tray, stays out."""
+    taken: set[int] = set()
+    while True:
+        contour = polygon.reshape(-1, 1, 2).astype(np.float32)
+        cut = [i for i, box in enumerate(boxes) if i not in taken and any(
+            cv2.pointPolygonTest(contour, point, False) >= 0 for point in _corners(box, 0.0))]
+        if not cut:
+            return polygon
+        taken.update(cut)
+        points = np.concatenate([polygon, *(np.array(_corners(boxes[i], DIE_PAD), np.float32) for i in cut)])
+        polygon = cv2.convexHull(points).reshape(-1, 2)
+        polygon[:, 0] = np.clip(polygon[:, 0], 0, frame_size[0] - 1)
+        polygon[:, 1] = np.clip(polygon[:, 1], 0, frame_size[1] - 1)
+
+
+def _corners(box: Box, pad: float) -> list[tuple[float, float]]:
+    """The box's corners, `pad` of its width out, and its centre."""
+    x0, y0, x1, y1 = box
+    p = pad * (x1 - x0)
+    return [(x0 - p, y0 - p), (x1 + p, y0 - p), (x1 + p, y1 + p), (x0 - p, y1 + p), ((x0 + x1) / 2, (y0 + y1) / 2)]
 
 
 def calibrate(frame_bgr: np.ndarray, die_px: float | None = None) -> Calibration:
@@ -102,13 +125,18 @@ def calibrate(frame_bgr: np.ndarray, die_px: float | None = None) -> Calibration
 
 def calibrate_and_say(frame_bgr: np.ndarray, die_px: float | None = None) -> tuple[Calibration, str]:
     """calibrate(), and why the die size is unknown ("" when it is known), for a person
-    who has to decide whether to give it by hand or take another picture."""
-    area = tuple((round(float(x), 1), round(float(y), 1)) for x, y in play_area_polygon(frame_bgr))
-    h, w = frame_bgr.shape[:2]
-    calibration = Calibration(frame_size=(w, h), area=area, die_px=die_px)
+    who has to decide whether to give it by hand or take another picture. The dice
+    in the frame widen the play area over those its edge cuts, and give their size."""
+    from vision.dice import read_dice  # local: play-area finding must not need the model
+
+    polygon = play_area_polygon(frame_bgr)
+    frame_size = (frame_bgr.shape[1], frame_bgr.shape[0])
+    boxes, refusal = _die_boxes(read_dice(frame_bgr), frame_size)
+    area = tuple((round(float(x), 1), round(float(y), 1)) for x, y in _over_dice(polygon, boxes, frame_size))
+    calibration = Calibration(frame_size, area, die_px)
     if die_px is not None:
         return calibration, ""
-    measured, why_not = typical_die_face(frame_bgr, calibration)
-    if measured is None:
-        return calibration, why_not
-    return Calibration(frame_size=(w, h), area=area, die_px=round(measured, 1)), ""
+    faces = [_face(box) for box in boxes if calibration.contains(_corners(box, 0.0)[-1])]
+    if not faces:
+        return calibration, f"the dice reader refused the view: {refusal}" if refusal else "no dice in the picture"
+    return Calibration(frame_size, area, round(float(np.median(faces)), 1)), ""
