@@ -5,6 +5,8 @@ import json
 import re
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from table.cli import main
@@ -80,10 +82,12 @@ def one_error_line(code, err, *words):
     ("{}", "labels.json: no labelled photos"),
     ('{"nothere.png": {"dice": []}}', "images/nothere.png: no such file"),
     ('{"text.png": {"dice": []}}', "images/text.png: not an image"),
+    ('{"table.png": {"dice": []}}', "nothing labelled in any photo"),
 ])
 def test_eval_of_a_bad_labels_file_or_photo_is_one_line(capsys, tmp_path, labels, words):
     (tmp_path / "images").mkdir()
     (tmp_path / "images" / "text.png").write_text("hello")
+    cv2.imwrite(str(tmp_path / "images" / "table.png"), np.full((64, 64, 3), 90, np.uint8))
     (tmp_path / "labels.json").write_text(labels)
     code, out, err = run(capsys, "eval", str(tmp_path))
     one_error_line(code, err, str(tmp_path), words)

@@ -48,7 +48,7 @@ def _print_summary(result: dict) -> None:
 def _load_network(path: str) -> TinyCNN:
     try:
         return TinyCNN.load(path)
-    except (OSError, ValueError, zipfile.BadZipFile) as err:
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as err:
         raise TableError(f"{path}: not a dice network file ({err})") from err
 
 
@@ -74,7 +74,7 @@ def run(args) -> int:
                          face_networks=tuple(_load_network(path) for path in args.face_model or ()))
     try:
         results = evaluate(directory, reader, names)
-    except NotAnImage as err:  # a labelled photo missing, or not a picture
+    except (NotAnImage, BadLabels) as err:  # a labelled photo missing or not a picture; nothing labelled
         raise TableError(str(err)) from err
     result = summary(results)
     if args.json:
