@@ -25,6 +25,7 @@ from table.serial import CorruptRecord
 from table.store import BankrollStore, OpenRound, StoreError
 from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
 from table.views import build_view
+from vision.image_io import NotAnImage
 from vision.types import TableRead
 
 
@@ -111,10 +112,13 @@ class Appliance:
         except CameraLost as err:
             self.table.camera_error = str(err)
         else:
-            self.table.camera_error = ""
             self.clock = frame.time
             image = frame.image
-            inputs += self._from_camera(frame)
+            try:
+                inputs += self._from_camera(frame)
+                self.table.camera_error = ""
+            except NotAnImage as err:  # e.g. a webcam giving another size than the calibration's
+                self.table.camera_error = f"the camera's picture cannot be read: {err}"
         for event in inputs:
             self.feed(event)
         if self.controls:

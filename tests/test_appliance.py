@@ -124,6 +124,24 @@ def test_a_lost_camera_shows_the_error_screen_and_the_round_carries_on(tmp_path)
     assert view.screen != "error" and appliance.table.driver.state != state
 
 
+def test_frames_the_calibration_does_not_fit_show_the_error_screen_and_change_nothing():
+    """A webcam that gives another size than the one calibrated for (its driver chose
+    another mode) must not stop the appliance: the table shows why, as for a lost
+    camera, and the round waits."""
+    from vision.calibration import Calibration
+    from vision.settle import SettleDetector
+
+    camera = ScriptedCamera()
+    calibration = Calibration(frame_size=(640, 480), area=((0, 0), (639, 0), (639, 479), (0, 479)))
+    appliance = Appliance(Table(Driver("dicey21", ("ann",), bet=5), Ledger.open({"ann": 50, HOUSE: 0}, (HOUSE,))),
+                          camera, SettleDetector(calibration), dice_reader((1, 1, 1)))
+    appliance.tick(presses=["shake"])
+    driver = appliance.table.driver
+    view, image = appliance.tick()
+    assert view.screen == "error" and "made on 640x480 frames, this one is 64x48" in view.error.detail
+    assert image is not None and appliance.table.driver == driver and appliance.lit() == {"error"}
+
+
 def test_bankrolls_are_persisted_with_the_settlement(tmp_path):
     store = BankrollStore(tmp_path / "bank.sqlite")
     play_recorded_round(tmp_path / "session", store)
