@@ -22,7 +22,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from vision.cards.index import RANKS
+from table.rules.cards import RANKS
 from vision.image_io import load_bgr
 from vision.types import TableRead, inside
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from table.rules.cards import RANKS
 from vision.cards.colour import column_percentiles, low_high, percentiles
 from vision.cards.components import components_with_stats
 from vision.cards.glyphs import best_match, label_scores, label_scores_many
@@ -20,7 +21,6 @@ from vision.cards.rank_net import rank_crop, rank_probabilities
 
 W, H = 200, 280  # the upright card every lone card is warped to
 EDGE = 5  # pixels at the rim of a cut-out card that are never ink
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_SCORE, RANK_MARGIN = 0.7, 0.04
 INDEX_SLACK = 0.03  # how far below the index's favourite the rank the middle shows may score
 SUIT_SCORE, SUIT_MARGIN = 0.6, 0.04

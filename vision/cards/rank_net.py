@@ -18,11 +18,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from table.rules.cards import RANKS
 from vision.cards.colour import low_high, percentiles
 from vision.dice.tinycnn import TinyCNN
 
 SIDE = 24  # the network's input is SIDE x SIDE
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 NOT_A_RANK = len(RANKS)  # the last class
 CLASSES = len(RANKS) + 1
 WIDTHS = (12, 24, 32)

@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from table.rules.cards import RANKS
 from vision.cards import camera_look, fonts
 from vision.cards.fixture_set import write_set
 
@@ -30,7 +31,6 @@ FIXTURE_FONTS = [
     fonts.ttf("DejaVuSansCondensed-Bold"),  # not in the template atlas
     fonts.ttf("DejaVuSerifCondensed-Bold"),  # not in the template atlas
 ]
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 # Pip centres as (fraction of width, fraction of height), the usual printed layout.
 PIPS = {
     2: [(0.5, 0.2), (0.5, 0.8)],
