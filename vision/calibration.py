@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from table import serial
-from vision.image_io import NotAnImage
+from vision.image_io import NotAnImage, checked_bgr
 
 # A die face is between these fractions of the frame's mean side, sqrt(width * height):
 # 4 to 320 pixels in the 640x640 frames the readers were tuned on. Fractions, not
@@ -85,6 +85,15 @@ class Calibration:
         if not isinstance(loaded, Calibration):
             raise serial.CorruptRecord(f"{path}: not a calibration file")
         return loaded
+
+
+def checked_frame(frame: object, calibration: Calibration | None, min_side: int = 16) -> np.ndarray:
+    """The check every reader makes first (vision.image_io.checked_bgr), and, for a
+    calibrated read, that the frame is of the size the calibration was made for."""
+    frame = checked_bgr(frame, min_side)
+    if calibration is not None:
+        calibration.check_frame(frame.shape)
+    return frame
 
 
 def _check_frame_size(frame_size: object) -> None:

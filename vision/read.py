@@ -16,8 +16,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from vision.calibration import Calibration
-from vision.image_io import checked_bgr
+from vision.calibration import Calibration, checked_frame
 from vision.types import Box, Card, Domino, Point, TableRead, Unreadable, inside
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
@@ -167,9 +166,7 @@ def read_table(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     typed in, or labels holding no kind, must not have every reader run on it. A
     calibration made for frames of another size is refused here, before any reader
     runs, so that no reader reads the wrong pixels of its play area."""
-    frame_bgr = checked_bgr(frame_bgr)
-    if calibration is not None:
-        calibration.check_frame(frame_bgr.shape)
+    frame_bgr = checked_frame(frame_bgr, calibration)
     readers = READERS if readers is None else readers
     parts: list[TableRead] = []
     for kind, spec in readers.items():

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
-from vision.image_io import checked_bgr
+from vision.calibration import Calibration, checked_frame
 
 THUMB = 96  # thumbnail width, pixels
 MOTION_LEVEL = 18  # grey-level change that counts as a pixel moving
@@ -63,9 +62,7 @@ class SettleDetector:
     def _thumbs(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Lab and grey thumbnails of a frame; NotAnImage (FrameMismatch for the wrong
         size when calibrated) before anything is changed."""
-        checked_bgr(frame_bgr)
-        if self.calibration is not None:
-            self.calibration.check_frame(frame_bgr.shape)
+        checked_frame(frame_bgr, self.calibration)
         h, w = frame_bgr.shape[:2]
         size = (THUMB, max(1, round(THUMB * h / w)))
         small = cv2.GaussianBlur(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), (3, 3), 0)

@@ -12,8 +12,7 @@ from vision.cards import fan, index
 from vision.cards.backs import find_borderless_backs
 from vision.cards.find import Region, find_card_regions, holds
 from vision.cards.working_size import NEAR_ONE, working_factor
-from vision.calibration import Calibration
-from vision.image_io import checked_bgr
+from vision.calibration import Calibration, checked_frame
 from vision.resized_read import look_factor, read_in_frame, shrunk
 from vision.types import Card, FaceDown, TableRead, Unreadable
 
@@ -89,9 +88,7 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     pixels long, and that copy is read, with the regions the measuring found, when its
     cards are of the size the reader was set on; otherwise the frame is resized so
     they are."""
-    frame_bgr = checked_bgr(frame_bgr, min_side=32)
-    if calibration is not None:
-        calibration.check_frame(frame_bgr.shape)
+    frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
     shrink = look_factor(frame_bgr.shape)
     frame, frame_calibration = shrunk(frame_bgr, calibration, shrink)
     area = _area(frame, frame_calibration)

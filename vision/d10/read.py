@@ -25,12 +25,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
+from vision.calibration import Calibration, checked_frame
 from vision.d10 import classifier
 from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines, oversized, table_difference,
                              touching_dice, whole_die)
 from vision.d10.patch import face_patch, number_turn, outline_pose
-from vision.image_io import checked_bgr
 from vision.resized_read import read_in_frame, shrunk
 from vision.types import D10, TableRead, Unreadable
 
@@ -168,9 +167,7 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     longest die) hold for dice up to about 130 pixels. What the copy finds there
     stands where the frame itself found nothing (dice touching in a square are read
     at the frame's own size)."""
-    frame_bgr = checked_bgr(frame_bgr, min_side=32)
-    if calibration is not None:
-        calibration.check_frame(frame_bgr.shape)
+    frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
     area = calibration.mask(frame_bgr.shape) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
     difference = table_difference(frame_bgr)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
+from vision.calibration import Calibration, checked_frame
 from vision.dice.candidates import Candidate, find_candidates
 from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, shipped_face_networks,
                                     shipped_networks)
@@ -18,7 +18,6 @@ from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
 from vision.dice.tinycnn import TinyCNN
 from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, working_factor
-from vision.image_io import checked_bgr
 from vision.noise import grain, smoothed
 from vision.resized_read import look_factor, read_in_frame, shrunk
 from vision.types import Die, TableRead, Unreadable
@@ -250,9 +249,7 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     A grainy frame is smoothed first, and one too grainy to read is one Unreadable."""
     networks = networks or shipped_networks()
     face_networks = face_networks or shipped_face_networks()
-    checked_bgr(frame_bgr)
-    if calibration is not None:
-        calibration.check_frame(frame_bgr.shape)
+    checked_frame(frame_bgr, calibration)
     try:
         sigma = grain(frame_bgr)
         if sigma > TOO_GRAINY:

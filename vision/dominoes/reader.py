@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.dominoes import face, pairs, segment
 from vision.dominoes.layout import tile_key
-from vision.image_io import checked_bgr
+from vision.calibration import checked_frame
 from vision.resized_read import look_factor
 from vision.types import Domino, FaceDown, TableRead, Unreadable
 
@@ -46,9 +46,7 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     shrunk), or enlarged, since the pixel constants were set on bigger tiles. The
     domino fixtures shrunk to 0.5 / 0.7 read 91 / 138 of 146 tiles without enlarging,
     123 / 140 so."""
-    frame_bgr = checked_bgr(frame_bgr)
-    if calibration is not None:
-        calibration.check_frame(frame_bgr.shape)
+    frame_bgr = checked_frame(frame_bgr, calibration)
     scale = look_factor(frame_bgr.shape)
     found = _read_scaled(frame_bgr, calibration, scale)
     sizes = [_short_side(c) for c, read in found if read.halves or read.face_down]
