@@ -31,6 +31,11 @@ class TableConfig:
     calibration: str = ""
 
 
+# [camera] sources whose frames are the size the settings ask for; a recorded
+# session's frames are the size they were recorded at.
+LIVE_CAMERAS = ("picamera", "webcam")
+
+
 @dataclass(frozen=True)
 class CameraConfig:
     source: str = "webcam"  # "picamera", "webcam" or a recorded session folder

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from hardware.config import ApplianceConfig
+from hardware.config import LIVE_CAMERAS, ApplianceConfig
 from table.store import BankrollStore, StoreError
 
 
@@ -19,6 +19,7 @@ class Finding:
     ok: bool
     says: str
     fix: str = ""
+    frame_size: tuple[int, int] | None = None  # (width, height) of the frame the camera check got
 
 
 def check_camera(config: ApplianceConfig, open_source: Callable) -> Finding:
@@ -33,7 +34,8 @@ def check_camera(config: ApplianceConfig, open_source: Callable) -> Finding:
                        "check the ribbon or USB cable, that no other program uses the camera, "
                        "and [camera] source in the settings file")
     height, width = frame.image.shape[:2]
-    return Finding("camera", True, f"{config.camera.source} camera gives {width}x{height} frames")
+    return Finding("camera", True, f"{config.camera.source} camera gives {width}x{height} frames",
+                   frame_size=(width, height))
 
 
 def check_gpio(config: ApplianceConfig) -> Finding:
@@ -66,7 +68,10 @@ def check_display(config: ApplianceConfig) -> Finding:
     return Finding("display", True, f"display works ({driver})")
 
 
-def check_calibration(config: ApplianceConfig) -> Finding:
+def check_calibration(config: ApplianceConfig, frame_size: tuple[int, int] | None = None) -> Finding:
+    """Checked against the frames the camera gave (`frame_size`, from `check_camera`):
+    a webcam may not give the size the settings ask for, and a recorded session's
+    frames are the size they were recorded at, whatever [camera] says."""
     path = config.table.calibration
     if not path:
         return Finding("calibration", True, "no calibration set: the whole frame is read as the play area",
@@ -76,14 +81,20 @@ def check_calibration(config: ApplianceConfig) -> Finding:
 
     try:
         calibration = Calibration.load(Path(path).expanduser())
-        calibration.check_frame((config.camera.height, config.camera.width))
+        if frame_size is None and config.camera.source in LIVE_CAMERAS:
+            frame_size = (config.camera.width, config.camera.height)
+        if frame_size is not None:
+            calibration.check_frame((frame_size[1], frame_size[0]))
     except FrameMismatch as err:
         return Finding("calibration", False, f"{path} does not fit the camera's frames: {err}",
                        "calibrate again from a frame of this camera")
     except CorruptRecord as err:  # it names the file
         return Finding("calibration", False, f"the calibration cannot be used: {err}",
                        "make a new one with `tabletop21 calibrate FRAME.jpg -o " + path + "`")
-    return Finding("calibration", True, f"calibration {path} loaded")
+    if frame_size is None:
+        return Finding("calibration", True, f"calibration {path} loaded; the recording gave no frame to "
+                                            "check its size against")
+    return Finding("calibration", True, f"calibration {path} loaded; it fits {frame_size[0]}x{frame_size[1]} frames")
 
 
 def check_store(config: ApplianceConfig) -> Finding:

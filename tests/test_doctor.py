@@ -26,11 +26,43 @@ def test_camera_check_reads_a_frame_or_explains(tmp_path):
 def test_calibration_check_catches_a_size_mismatch_and_garbage(tmp_path):
     path = tmp_path / "cal.json"
     Calibration((640, 480), ((0, 0), (640, 0), (640, 480)), 30.0).save(path)
-    mismatch = doctor.check_calibration(config_with(tmp_path, calibration=str(path)))
+    config = config_with(tmp_path, calibration=str(path))
+    mismatch = doctor.check_calibration(config, frame_size=(80, 60))
     assert not mismatch.ok and "calibrate again" in mismatch.fix
+    fits = doctor.check_calibration(config, frame_size=(640, 480))
+    assert fits.ok and "640x480" in fits.says
     path.write_text("garbage")
-    assert not doctor.check_calibration(config_with(tmp_path, calibration=str(path))).ok
+    assert not doctor.check_calibration(config, frame_size=(640, 480)).ok
     assert doctor.check_calibration(config_with(tmp_path)).ok
+
+
+def test_calibration_is_checked_against_the_settings_size_only_for_a_live_camera(tmp_path):
+    path = tmp_path / "cal.json"
+    Calibration((640, 480), ((0, 0), (640, 0), (640, 480)), 30.0).save(path)
+    webcam = ApplianceConfig(table=TableConfig(store=str(tmp_path / "bank.sqlite"), calibration=str(path)),
+                             camera=CameraConfig(source="webcam", width=1280, height=720))
+    assert not doctor.check_calibration(webcam).ok  # no frame came: the size asked for is what it will get
+    recorded = doctor.check_calibration(config_with(tmp_path, calibration=str(path)))
+    assert recorded.ok and "no frame" in recorded.says  # [camera] width and height do not apply to it
+
+
+def test_doctor_checks_a_recording_against_its_own_frames_not_the_camera_settings(tmp_path, capsys):
+    from types import SimpleNamespace
+
+    from table.cli import cmd_doctor
+
+    with SessionWriter(tmp_path / "session", Manifest("dicey21", ("a",))) as writer:
+        writer.save_frame(Frame(np.zeros((480, 640, 3), np.uint8), 1, 0.0))
+    settings = tmp_path / "table.toml"
+    settings.write_text(f'[table]\ncalibration = "{tmp_path / "cal.json"}"\nstore = "{tmp_path / "bank.sqlite"}"\n'
+                        f'[camera]\nsource = "{tmp_path / "session"}"\nwidth = 80\nheight = 60\n')
+    Calibration((640, 480), ((0, 0), (640, 0), (640, 480)), 30.0).save(tmp_path / "cal.json")
+    cmd_doctor.run(SimpleNamespace(config=str(settings)))
+    out = capsys.readouterr().out
+    assert "[ok] calibration" in out and "fits 640x480" in out
+    Calibration((800, 600), ((0, 0), (800, 0), (800, 600)), 30.0).save(tmp_path / "cal.json")
+    cmd_doctor.run(SimpleNamespace(config=str(settings)))
+    assert "[PROBLEM] calibration" in capsys.readouterr().out
 
 
 def test_store_check(tmp_path):

@@ -13,11 +13,12 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     config = load_config(args.config)
+    camera = doctor.check_camera(config, open_source)
     findings = [
-        doctor.check_camera(config, open_source),
+        camera,
         doctor.check_gpio(config),
         doctor.check_display(config),
-        doctor.check_calibration(config),
+        doctor.check_calibration(config, camera.frame_size),
         doctor.check_store(config),
     ]
     for finding in findings:

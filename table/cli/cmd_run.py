@@ -12,11 +12,8 @@ from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from hardware.config import LIVE_CAMERAS
 from table.errors import TableError
-
-# [camera] sources whose frames are the size the settings ask for; a recorded
-# session's frames are the size they were recorded at.
-LIVE_CAMERAS = ("picamera", "webcam")
 
 
 def register(subparsers) -> None:
