@@ -57,13 +57,17 @@ def _is_turned_die_shape(blob: np.ndarray, area: int) -> bool:
     return minor > 0 and major / minor < TURNED_ASPECT ** 2 and area / (12 * np.sqrt(major * minor)) > TURNED_FILL
 
 
-def typical_die_side(stats: np.ndarray, frame_width: int) -> float:
-    """Median side of the blobs shaped like one die; a scaled default if there are none."""
+def typical_die_side(stats: np.ndarray, frame_length: int) -> float:
+    """Median side of the blobs shaped like one die; with none, the default scaled by
+    the frame's longer side (`frame_length`): a camera's view is as wide as its longer
+    side whichever way it is turned, and a narrow view cut from a frame shows its dice
+    at the frame's size (scaled by the width, a tall strip's dice were taken for half
+    their size and read as several small ones)."""
     sides = [np.sqrt(a) for _, _, w, h, a in stats[1:]
              if a >= MIN_BLOB_AREA and _is_single_die_shape(w, h, a)]
-    sides = [s for s in sides if 12 <= s <= frame_width / 6]
+    sides = [s for s in sides if 12 <= s <= frame_length / 6]
     if not sides:
-        return DEFAULT_SIDE * frame_width / 640.0
+        return DEFAULT_SIDE * frame_length / 640.0
     return float(np.median(sides))
 
 
@@ -72,7 +76,7 @@ def find_candidates(mask: np.ndarray, die_side: float | None = None) -> tuple[li
     # Grana's block-based labelling: the same components, a third of the default's time here.
     count, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S,
                                                                                    cv2.CCL_GRANA)
-    side = die_side or typical_die_side(stats, mask.shape[1])
+    side = die_side or typical_die_side(stats, max(mask.shape[:2]))
     out: list[Candidate] = []
     depth = None  # distance to the blob's edge, computed only if a big blob needs it
     step = max(2, int(round(side * GRID_STEP)))
