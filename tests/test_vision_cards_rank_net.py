@@ -3,14 +3,22 @@ training examples are labelled, and that one card's two indices are reported onc
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
-from vision.cards import fan, index, render
+from vision.cards import fan, index, rank_net, render
 from vision.cards.rank_net import CLASSES, NOT_A_RANK, RANKS, SIDE, rank_crop, rank_probabilities
 from vision.cards.train_rank_net import _label
+from vision.image_io import load_bgr
+from vision.read import READERS, read_table
 from vision.types import Card
+from vision.weights import IncompleteInstall
+
+CARD_FIXTURE = Path(__file__).resolve().parents[1] / "calibration_images" / "cards" / "images" / "cards_00.jpg"
 
 
 def test_a_crop_is_the_glyph_centred_ink_bright_whatever_the_light():
@@ -51,6 +59,40 @@ def test_the_shipped_network_reads_index_glyphs_of_every_rank(font_index):
     assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
     right = [RANKS[int(np.argmax(p))] == rank for p, rank in zip(probs, RANKS)]
     assert sum(right) >= 12, [RANKS[int(np.argmax(p))] for p in probs]
+
+
+@pytest.fixture
+def shipped_from(monkeypatch):
+    """Point the shipped weights elsewhere, with the loaded network forgotten before
+    and after."""
+    def move(path) -> None:
+        monkeypatch.setattr(rank_net, "MODEL_PATH", path)
+        rank_net.shipped_network.cache_clear()
+
+    yield move
+    rank_net.shipped_network.cache_clear()
+
+
+def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, shipped_from):
+    # It used to be a bare FileNotFoundError.
+    shipped_from(tmp_path / "rank_net.npz")
+    missing = re.escape(str(tmp_path / "rank_net.npz")) + ": the card reader's .* missing: .* reinstall"
+    with pytest.raises(IncompleteInstall, match=missing):
+        read_table(load_bgr(CARD_FIXTURE), readers={"cards": READERS["cards"]})
+
+
+@pytest.mark.parametrize("content", [b"", b"not weights", rank_net.MODEL_PATH.read_bytes()[:3000], "w", "b2"])
+def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, shipped_from, content):
+    path = tmp_path / "rank_net.npz"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        with np.load(rank_net.MODEL_PATH) as data:  # an array the network needs is not there
+            np.savez_compressed(path, **{k: data[k] for k in data.files if k != content})
+    shipped_from(path)
+    unreadable = re.escape(str(path)) + ": the card reader's weight file (cannot be read|lacks) .* reinstall"
+    with pytest.raises(IncompleteInstall, match=unreadable):
+        rank_probabilities([np.zeros((SIDE, SIDE), np.float32)])
 
 
 def test_a_blank_crop_is_no_rank_the_network_is_sure_of():

@@ -3,6 +3,8 @@ input and answer, the rule that turns an answer into a read, and the training sc
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 import pytest
@@ -13,7 +15,9 @@ from vision.d10.find import die_blobs, table_difference, touching_dice, whole_di
 from vision.d10.patch import PATCH, face_patch, network_input, number_turn, outline_pose
 from vision.d10.read import Look, judge, judge_looks
 from vision.dice.tinycnn import TinyCNN
+from vision.read import READERS, read_table
 from vision.types import D10, Unreadable
+from vision.weights import IncompleteInstall
 
 
 def _ellipse_contour(angle: float, long: float, short: float, centre=(100.0, 80.0)) -> np.ndarray:
@@ -112,6 +116,52 @@ def test_the_shipped_networks_are_small():
     paths = sorted(classifier.MODEL_PATH.parent.glob("d10_cnn*.npz"))
     assert len(paths) == len(classifier.shipped_networks()) >= 1
     assert sum(p.stat().st_size for p in paths) < 200_000
+
+
+@pytest.fixture
+def shipped_from(monkeypatch):
+    """Point the shipped weights elsewhere, with the loaded networks forgotten before
+    and after."""
+    def move(path) -> None:
+        monkeypatch.setattr(classifier, "MODEL_PATH", path)
+        classifier.shipped_networks.cache_clear()
+
+    yield move
+    classifier.shipped_networks.cache_clear()
+
+
+def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, shipped_from):
+    # It used to give no networks: the first die seen ended in a mean over nothing.
+    shipped_from(tmp_path / "d10_cnn.npz")
+    missing = re.escape(str(tmp_path / "d10_cnn.npz")) + ": the d10 reader's .* missing: .* reinstall"
+    with pytest.raises(IncompleteInstall, match=missing):
+        read_table(_die_scene(7, 20), readers={"d10": READERS["d10"]})
+
+
+def _weights_without(name: str) -> dict:
+    with np.load(classifier.MODEL_PATH) as data:
+        return {k: data[k] for k in data.files if k != name}
+
+
+@pytest.mark.parametrize("content", [b"", b"not weights", classifier.MODEL_PATH.read_bytes()[:3000], "w", "k1"])
+def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, shipped_from, content):
+    path = tmp_path / "d10_cnn.npz"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        np.savez_compressed(path, **_weights_without(content))  # an array the network needs is not there
+    shipped_from(path)
+    unreadable = re.escape(str(path)) + ": the d10 reader's weight file (cannot be read|lacks) .* reinstall"
+    with pytest.raises(IncompleteInstall, match=unreadable):
+        classifier.shipped_networks()
+
+
+def test_a_second_network_file_unreadable_is_an_incomplete_install(tmp_path, shipped_from):
+    (tmp_path / "d10_cnn.npz").write_bytes(classifier.MODEL_PATH.read_bytes())
+    (tmp_path / "d10_cnn_2.npz").write_bytes(classifier.MODEL_PATH.read_bytes()[:-100])
+    shipped_from(tmp_path / "d10_cnn.npz")
+    with pytest.raises(IncompleteInstall, match=re.escape(str(tmp_path / "d10_cnn_2.npz"))):
+        classifier.shipped_networks()
 
 
 def _answer(classes: dict[int, float]) -> np.ndarray:

@@ -6,6 +6,8 @@ import re
 import numpy as np
 import pytest
 
+from vision import weights
+from vision.d10 import classifier as d10_classifier
 from vision.dice import classifier
 from vision.dice.classifier import IncompleteInstall
 from vision.read import READERS, read_table
@@ -42,3 +44,23 @@ def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, shipped_fr
     unreadable = re.escape(str(tmp_path / "die_face.npz")) + ": .* cannot be read .* reinstall"
     with pytest.raises(IncompleteInstall, match=unreadable):
         classifier.shipped_face_networks()
+
+
+def test_a_weight_file_lacking_an_array_is_an_incomplete_install(tmp_path, shipped_from):
+    with np.load(classifier.MODEL_PATH) as data:
+        np.savez_compressed(tmp_path / "die_cnn.npz", **{k: data[k] for k in data.files if k != "k2"})
+    shipped_from(tmp_path / "die_cnn.npz", classifier.FACE_MODEL_PATH)
+    with pytest.raises(IncompleteInstall, match=re.escape(str(tmp_path / "die_cnn.npz")) + ": .* lacks .* k2"):
+        read_table(FRAME, readers={"dice": READERS["dice"]})
+
+
+def test_another_readers_network_in_place_of_the_dices_is_an_incomplete_install(tmp_path, shipped_from):
+    (tmp_path / "die_face.npz").write_bytes(d10_classifier.MODEL_PATH.read_bytes())
+    shipped_from(classifier.MODEL_PATH, tmp_path / "die_face.npz")
+    with pytest.raises(IncompleteInstall, match=re.escape(str(tmp_path / "die_face.npz")) + ": .* wrong shapes"):
+        classifier.shipped_face_networks()
+
+
+def test_every_reader_raises_the_one_incomplete_install():
+    # Callers (the commands, the appliance) catch one class, whichever reader's file it is.
+    assert IncompleteInstall is weights.IncompleteInstall and issubclass(IncompleteInstall, RuntimeError)

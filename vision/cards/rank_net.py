@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from table.rules.cards import RANKS
+from vision import weights
 from vision.cards.colour import low_high, percentiles
 from vision.dice.tinycnn import TinyCNN
 
@@ -54,7 +55,9 @@ def new_network(seed: int = 0) -> TinyCNN:
 
 @lru_cache(maxsize=1)
 def shipped_network() -> TinyCNN:
-    return TinyCNN.load(MODEL_PATH)
+    """The shipped network; IncompleteInstall naming the file when it is missing or
+    unreadable (it was a bare FileNotFoundError)."""
+    return weights.load_network(MODEL_PATH, "card", (SIDE, SIDE, 1), CLASSES)
 
 
 def rank_probabilities(crops: list[np.ndarray], network: TinyCNN | None = None) -> np.ndarray:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision import weights
 from vision.d10.patch import PATCH, network_input
 from vision.dice.tinycnn import TinyCNN
 
@@ -33,7 +34,9 @@ def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0) -> TinyCNN:
 
 @lru_cache(maxsize=1)
 def shipped_networks() -> tuple[TinyCNN, ...]:
-    return tuple(TinyCNN.load(p) for p in sorted(MODEL_PATH.parent.glob(MODEL_PATH.stem + "*.npz")))
+    """The shipped networks; IncompleteInstall naming the file when one is missing or
+    unreadable (a missing d10_cnn.npz once left the reader quietly finding nothing)."""
+    return weights.load_networks(MODEL_PATH, "d10", (PATCH, PATCH, INPUT_CHANNELS), CLASSES)
 
 
 def probabilities(patches_bgr: np.ndarray, networks: tuple[TinyCNN, ...] | None = None) -> np.ndarray:

@@ -12,13 +12,13 @@ made by `python -m vision.dice.train`; weights sit beside this file."""
 
 from __future__ import annotations
 
-import zipfile
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from vision.dice.patches import PATCH, network_input
+from vision import weights
+from vision.dice.patches import FIND_PATCH, PATCH, network_input
 from vision.dice.tinycnn import TinyCNN
 
 MODEL_PATH = Path(__file__).with_name("die_cnn.npz")  # the first finder network; die_cnn_2.npz... follow
@@ -35,42 +35,21 @@ def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0, side: int = PAT
     return TinyCNN.create(INPUT_CHANNELS, widths, side, CLASSES, seed=seed)
 
 
-class IncompleteInstall(RuntimeError):
-    """A weight file shipped with the package is missing or cannot be read. Without it
-    the dice reader cannot read at all: loading no networks ended in an IndexError deep
-    in the reader that named no file."""
-
-
-def _shipped(first: Path) -> tuple[TinyCNN, ...]:
-    """The networks in `first` and the numbered files after it (first_2.npz...).
-    `first` must be there: the glob alone found none and said nothing."""
-    if not first.is_file():
-        raise _incomplete(first, "is missing")
-    return tuple(map(_load_shipped, sorted(first.parent.glob(first.stem + "*.npz"))))
-
-
-def _load_shipped(path: Path) -> TinyCNN:
-    try:
-        return TinyCNN.load(path)
-    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as err:
-        raise _incomplete(path, f"cannot be read ({err})") from err
-
-
-def _incomplete(path: Path, problem: str) -> IncompleteInstall:
-    return IncompleteInstall(f"{path}: the dice reader's weight file {problem}: the tabletop21 install is "
-                             "incomplete, reinstall it")
+# The one error of every reader for a shipped weight file missing or unreadable (it was
+# defined here first, for the dice reader; code importing it from here still works).
+IncompleteInstall = weights.IncompleteInstall
 
 
 @lru_cache(maxsize=1)
 def shipped_networks() -> tuple[TinyCNN, ...]:
     """The finder networks: where the dice are."""
-    return _shipped(MODEL_PATH)
+    return weights.load_networks(MODEL_PATH, "dice", (FIND_PATCH, FIND_PATCH, INPUT_CHANNELS), CLASSES)
 
 
 @lru_cache(maxsize=1)
 def shipped_face_networks() -> tuple[TinyCNN, ...]:
     """The face networks: which face is up on a found die."""
-    return _shipped(FACE_MODEL_PATH)
+    return weights.load_networks(FACE_MODEL_PATH, "dice", (PATCH, PATCH, INPUT_CHANNELS), CLASSES)
 
 
 def face_probabilities(patches_bgr: np.ndarray, networks: tuple[TinyCNN, ...] | None = None) -> np.ndarray:
