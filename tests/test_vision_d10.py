@@ -17,6 +17,7 @@ from vision.calibration import Calibration
 from vision.cards.camera_look import paste, table_background
 from vision.d10 import read_d10, render
 from vision.evaluate import evaluate, summary
+from vision.frame_edge import box_overhang, outline_overhang
 from vision.image_io import NotAnImage, load_bgr
 from vision.types import TableRead, inside
 
@@ -167,3 +168,78 @@ def test_a_close_up_of_one_die_is_read():
             assert values in ([], [die["value"]]), (name, die, values)
             right += values == [die["value"]]
     assert right >= 54
+
+
+def _cut_views(keep: float | None):
+    """Each fixture die with the frame cut across it, left, right, top and bottom, so that
+    `keep` of its box's width (or height) stays in view; with `keep` None, cut just past
+    it, so that the whole die is in view and touches the edge. Yields the view, the die
+    and its box in the view; views that cut another die too, or are narrower than 32
+    pixels, are left out."""
+    for name, label in sorted(LABELS.items()):
+        frame = load_bgr(FIXTURES / "images" / name)
+        for die in label["d10"]:
+            for axis in (0, 1):  # 0: a vertical cut (x), 1: a horizontal one (y)
+                low, high, size = die["box"][axis], die["box"][axis + 2], frame.shape[1 - axis]
+                length = high - low
+                ends = ((0, int(np.ceil(high))), (int(np.floor(low)), size)) if keep is None else \
+                    ((0, int(round(low + keep * length))), (int(round(high - keep * length)), size))
+                for start, stop in ends:
+                    if stop - start < 32 or any(d["box"][axis] < start < d["box"][axis + 2] or
+                                                d["box"][axis] < stop < d["box"][axis + 2]
+                                                for d in label["d10"] if d is not die):
+                        continue
+                    view = frame[:, start:stop] if axis == 0 else frame[start:stop]
+                    box = list(die["box"])
+                    box[axis] -= start
+                    box[axis + 2] -= start
+                    yield np.ascontiguousarray(view), die, box
+
+
+def _reads_of_cut_dice(keep: float | None) -> tuple[list[tuple[int, list[int]]], int]:
+    """(value, values read) of every die in _cut_views(keep), and how many were refused
+    as lying across the edge of the view."""
+    found, across = [], 0
+    for view, die, box in _cut_views(keep):
+        read = read_d10(view)
+        found.append((die["value"], [d.value for d in read.d10 if inside(d.center, box)]))
+        across += sum(u.reason == "die lies across the edge of the view" and inside(u.center, box)
+                      for u in read.unreadable)
+    return found, across
+
+
+@pytest.mark.parametrize("keep", [0.6, 0.7])
+def test_a_die_cut_by_the_edge_of_the_view_is_refused_not_read_wrong(keep):
+    """A d10 cut off by the edge of the view can show part of its number, which reads as
+    another number: with 0.6 of each fixture die in view the reader without the edge rule
+    read 6 as 9 twice, 8 as 0 and 1 as 7 (11 right), with 0.7 a 6 as 9 (68 right). Now a
+    die more than EDGE_OVERHANG of its width past the edge is refused; no read is wrong."""
+    found, across = _reads_of_cut_dice(keep)
+    assert len(found) >= 150
+    assert [(value, values) for value, values in found if values not in ([], [value])] == []
+    assert sum(bool(values) for _, values in found) <= 5
+    assert across >= 50
+
+
+def test_dice_wholly_in_view_at_the_edge_of_the_view_are_still_read():
+    """Cut just past each fixture die, so the whole die is in view and touches the edge:
+    158 of 160 read before and after the edge rule, none refused by it."""
+    found, across = _reads_of_cut_dice(None)
+    assert len(found) >= 150
+    assert [(value, values) for value, values in found if values not in ([], [value])] == []
+    assert sum(values == [value] for value, values in found) >= len(found) - 3
+    assert across == 0
+
+
+@pytest.mark.parametrize("cut, expected", [(0.0, 0.0), (0.1, 0.1), (0.2, 0.2), (0.35, 0.35), (0.5, 0.5)])
+def test_how_far_a_round_die_reaches_past_the_edge_is_told_from_its_outline(cut, expected):
+    width = 60
+    mask = np.zeros((100, 100), np.uint8)
+    cv2.circle(mask, (50, 50), width // 2, 1, -1)
+    view = mask[:, int(round(20 + cut * width)):] if cut else mask[:, 20:]  # the circle starts at x = 20
+    outline = max(cv2.findContours(np.ascontiguousarray(view), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
+                  key=cv2.contourArea)
+    assert outline_overhang(outline, view.shape) == pytest.approx(expected, abs=0.04)
+    assert box_overhang((-5.0, 10.0, 30.0, 40.0), (100, 100)) == 5.0
+    assert box_overhang((10.0, 10.0, 30.0, 104.0), (100, 100)) == 4.0
+    assert box_overhang((10.0, 10.0, 30.0, 40.0), (100, 100)) == 0.0

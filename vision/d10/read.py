@@ -30,6 +30,7 @@ from vision.d10 import classifier
 from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines, oversized, table_difference,
                              touching_dice, whole_die)
 from vision.d10.patch import face_patch, number_turn, outline_pose
+from vision.frame_edge import EDGE_OVERHANG, outline_overhang
 from vision.resized_read import read_in_frame, shrunk
 from vision.types import D10, TableRead, Unreadable
 
@@ -203,6 +204,10 @@ def _read(frame_bgr: np.ndarray, difference: TableDifference, area: np.ndarray |
     dice: list[D10] = []
     unreadable: list[Unreadable] = []
     for blob, found in zip(blobs, map(judge_looks, looks)):
+        # Cut by the frame's edge, part of the number can pass for another (a 6 for a 9,
+        # an 8 for a 0: docs/vision-cards-d10.md): refused, as the d6 reader refuses.
+        if found is not None and outline_overhang(blob.contour, frame_bgr.shape) > EDGE_OVERHANG:
+            found = Unreadable("d10", found.center, "die lies across the edge of the view", found.box)
         if isinstance(found, D10):
             dice.append(found)
         elif isinstance(found, Unreadable):
