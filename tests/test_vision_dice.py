@@ -17,6 +17,7 @@ from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, upright_patch, upright_patches
 from vision.dice.reader import _certain, closer_looks, doubted_lone, second_looks, verdicts
 from vision.evaluate import evaluate, summary
+from vision.exposure import DIM, GAIN, brightest, levelled
 from vision.image_io import NotAnImage
 from vision.types import inside
 
@@ -123,6 +124,34 @@ def test_a_tall_narrow_view_reads_its_dice_at_their_own_size():
                 right += [d.value for d in read.dice if inside(d.center, label["box"])][:1] == [label["value"]]
     assert whole == 65
     assert right >= 62
+
+
+def test_a_dimly_lit_frame_is_brightened_and_a_well_lit_one_left_as_it_is():
+    frame = _frame("render_00.jpg")
+    assert brightest(frame) >= DIM and levelled(frame) is frame
+    dim = (frame * 0.3).astype(np.uint8)
+    brighter = levelled(dim)
+    assert brighter.dtype == np.uint8 and brighter.shape == dim.shape
+    assert brightest(brighter) == pytest.approx(GAIN * brightest(dim), abs=2)
+
+
+def test_dice_in_a_dim_frame_read_as_in_a_well_lit_one():
+    """The well-lit fixtures (brightest 1% at 180 or more: 95 dice, 92 read right) at
+    0.45 of their light, as a camera at the limit of its exposure gives them: 80 right
+    and 4 wrong as they were, 86 right and none wrong brightened first."""
+    right = wrong = dice = 0
+    for name in sorted(LABELS):
+        frame = _frame(name)
+        if brightest(frame) < 180:
+            continue
+        read = read_dice((frame * 0.45).astype(np.uint8))
+        for label in LABELS[name]["dice"]:
+            dice += 1
+            values = [d.value for d in read.dice if inside(d.center, label["box"])][:1]
+            right += values == [label["value"]]
+            wrong += bool(values) and values != [label["value"]]
+    assert dice == 95
+    assert right >= 85 and wrong <= 1
 
 
 def test_a_calibration_made_for_other_frames_is_refused():

@@ -64,3 +64,18 @@ def test_another_readers_network_in_place_of_the_dices_is_an_incomplete_install(
 def test_every_reader_raises_the_one_incomplete_install():
     # Callers (the commands, the appliance) catch one class, whichever reader's file it is.
     assert IncompleteInstall is weights.IncompleteInstall and issubclass(IncompleteInstall, RuntimeError)
+
+
+def test_the_commands_say_an_incomplete_install_in_one_line(tmp_path, shipped_from, capsys):
+    """`tabletop21 read` on a partial install: one line naming the file, exit 2, no
+    traceback (the error used to surface through the whole call stack)."""
+    import cv2
+
+    from table.cli import main
+
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), FRAME)
+    shipped_from(tmp_path / "die_cnn.npz", classifier.FACE_MODEL_PATH)
+    assert main(["read", str(image)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("tabletop21: ") and "die_cnn.npz" in err and "reinstall" in err and "\n" not in err

@@ -44,10 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from vision.weights import IncompleteInstall
+
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
-    except TableError as err:
+    except (TableError, IncompleteInstall) as err:  # each says what to do in its own words
         print(f"tabletop21: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -18,6 +18,8 @@ from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
 from vision.dice.tinycnn import TinyCNN
 from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, working_factor
+from vision.exposure import levelled
+from vision.frame_edge import EDGE_OVERHANG, box_overhang
 from vision.noise import grain, smoothed
 from vision.resized_read import look_factor, read_in_frame, shrunk
 from vision.types import Die, TableRead, Unreadable
@@ -34,12 +36,6 @@ DOUBTED_VETO = 0.2  # ...and a lone blob the finders doubted needs the face netw
 # A face left unclear is looked at again on these patches: (size, x and y offset), in die sides.
 CLOSER_LOOKS = ((0.9, 0, 0), (1.1, 0, 0), (1, 0.1, 0.1), (1, -0.1, -0.1), (1, 0.1, -0.1), (1, -0.1, 0.1))
 CERTAIN = 0.95  # first-look face probability from which the eight-view second look is skipped
-# A die whose box reaches more than this many sides past the frame's edge is cut by
-# it: the pips on the far side are not in the picture. Photos cut through a die's
-# middle read 39 such dice right and 8 wrong without the test, 4 and 4 with it (the
-# rest refused), and dice wholly in view but touching the edge lost 1 read in 94.
-# (Refusing every die whose blob reaches the edge lost a third of those: shadows.)
-EDGE_OVERHANG = 0.2
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
 # Grey-level grain (vision.noise) from which a frame is smoothed before it is read, and
 # past which it is refused: photos with grain added read as clean ones up to 8.7 when
@@ -57,12 +53,6 @@ MOST_CANDIDATES = 4000
 def _box(x: float, y: float, side: float, angle: float) -> tuple[float, float, float, float]:
     half = side / 2.0 * float(abs(np.cos(np.radians(angle))) + abs(np.sin(np.radians(angle))))
     return (round(x - half, 1), round(y - half, 1), round(x + half, 1), round(y + half, 1))
-
-
-def _overhang(box: tuple[float, float, float, float], shape: tuple[int, ...]) -> float:
-    """How far (pixels) the die's box reaches past the frame's edge."""
-    x0, y0, x1, y1 = box
-    return max(-x0, -y0, x1 - shape[1], y1 - shape[0], 0.0)
 
 
 def _inside(calibration: Calibration, box: tuple[float, float, float, float]) -> bool:
@@ -254,7 +244,7 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         sigma = grain(frame_bgr)
         if sigma > TOO_GRAINY:
             raise _NoTable(f"the picture is too grainy to read dice (noise of {sigma:.0f} grey levels)")
-        source = smoothed(frame_bgr, sigma) if sigma > GRAINY else frame_bgr
+        source = levelled(smoothed(frame_bgr, sigma) if sigma > GRAINY else frame_bgr)
         frame, frame_calibration, candidates = _working_frame(source, calibration)
         if candidates is None:
             candidates, _ = _candidates(frame, frame_calibration)
@@ -338,7 +328,7 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: li
         value, confidence, odd = face_call(verdict)
         if calibration is not None and not _inside(calibration, box):
             unreadable.append(Unreadable("die", centre, "die lies across the edge of the play area", box))
-        elif _overhang(box, frame_bgr.shape) > EDGE_OVERHANG * candidates[i].side:
+        elif box_overhang(box, frame_bgr.shape) > EDGE_OVERHANG * candidates[i].side:
             unreadable.append(Unreadable("die", centre, "die lies across the edge of the view", box))
         elif odd > confidence:
             unreadable.append(Unreadable("die", centre, "die does not lie flat (cocked or stacked)", box))
