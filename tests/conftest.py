@@ -20,3 +20,27 @@ def dice_photos() -> Path:
     if not (DICE_PHOTOS / "labels.json").is_file():
         pytest.skip(f"real dice photos not found at {DICE_PHOTOS} (../shared is absent)")
     return DICE_PHOTOS
+
+
+@pytest.fixture
+def weights_moved(monkeypatch):
+    """`weights_moved(module, MODEL_PATH=path, ...)` points a reader's shipped weight
+    files elsewhere, with the networks it loaded (its cached `shipped_*` functions)
+    forgotten before and after: how the tests show a partial install."""
+    moved = []
+
+    def move(module, **paths) -> None:
+        for name, path in paths.items():
+            monkeypatch.setattr(module, name, path)
+        _forget_networks(module)
+        moved.append(module)
+
+    yield move
+    for module in moved:
+        _forget_networks(module)
+
+
+def _forget_networks(module) -> None:
+    for name in dir(module):
+        if name.startswith("shipped_") and hasattr(getattr(module, name), "cache_clear"):
+            getattr(module, name).cache_clear()

@@ -61,35 +61,23 @@ def test_the_shipped_network_reads_index_glyphs_of_every_rank(font_index):
     assert sum(right) >= 12, [RANKS[int(np.argmax(p))] for p in probs]
 
 
-@pytest.fixture
-def shipped_from(monkeypatch):
-    """Point the shipped weights elsewhere, with the loaded network forgotten before
-    and after."""
-    def move(path) -> None:
-        monkeypatch.setattr(rank_net, "MODEL_PATH", path)
-        rank_net.shipped_network.cache_clear()
-
-    yield move
-    rank_net.shipped_network.cache_clear()
-
-
-def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, shipped_from):
+def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, weights_moved):
     # It used to be a bare FileNotFoundError.
-    shipped_from(tmp_path / "rank_net.npz")
+    weights_moved(rank_net, MODEL_PATH=tmp_path / "rank_net.npz")
     missing = re.escape(str(tmp_path / "rank_net.npz")) + ": the card reader's .* missing: .* reinstall"
     with pytest.raises(IncompleteInstall, match=missing):
         read_table(load_bgr(CARD_FIXTURE), readers={"cards": READERS["cards"]})
 
 
 @pytest.mark.parametrize("content", [b"", b"not weights", rank_net.MODEL_PATH.read_bytes()[:3000], "w", "b2"])
-def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, shipped_from, content):
+def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, weights_moved, content):
     path = tmp_path / "rank_net.npz"
     if isinstance(content, bytes):
         path.write_bytes(content)
     else:
         with np.load(rank_net.MODEL_PATH) as data:  # an array the network needs is not there
             np.savez_compressed(path, **{k: data[k] for k in data.files if k != content})
-    shipped_from(path)
+    weights_moved(rank_net, MODEL_PATH=path)
     unreadable = re.escape(str(path)) + ": the card reader's weight file (cannot be read|lacks) .* reinstall"
     with pytest.raises(IncompleteInstall, match=unreadable):
         rank_probabilities([np.zeros((SIDE, SIDE), np.float32)])

@@ -118,21 +118,9 @@ def test_the_shipped_networks_are_small():
     assert sum(p.stat().st_size for p in paths) < 200_000
 
 
-@pytest.fixture
-def shipped_from(monkeypatch):
-    """Point the shipped weights elsewhere, with the loaded networks forgotten before
-    and after."""
-    def move(path) -> None:
-        monkeypatch.setattr(classifier, "MODEL_PATH", path)
-        classifier.shipped_networks.cache_clear()
-
-    yield move
-    classifier.shipped_networks.cache_clear()
-
-
-def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, shipped_from):
+def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, weights_moved):
     # It used to give no networks: the first die seen ended in a mean over nothing.
-    shipped_from(tmp_path / "d10_cnn.npz")
+    weights_moved(classifier, MODEL_PATH=tmp_path / "d10_cnn.npz")
     missing = re.escape(str(tmp_path / "d10_cnn.npz")) + ": the d10 reader's .* missing: .* reinstall"
     with pytest.raises(IncompleteInstall, match=missing):
         read_table(_die_scene(7, 20), readers={"d10": READERS["d10"]})
@@ -144,22 +132,22 @@ def _weights_without(name: str) -> dict:
 
 
 @pytest.mark.parametrize("content", [b"", b"not weights", classifier.MODEL_PATH.read_bytes()[:3000], "w", "k1"])
-def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, shipped_from, content):
+def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, weights_moved, content):
     path = tmp_path / "d10_cnn.npz"
     if isinstance(content, bytes):
         path.write_bytes(content)
     else:
         np.savez_compressed(path, **_weights_without(content))  # an array the network needs is not there
-    shipped_from(path)
+    weights_moved(classifier, MODEL_PATH=path)
     unreadable = re.escape(str(path)) + ": the d10 reader's weight file (cannot be read|lacks) .* reinstall"
     with pytest.raises(IncompleteInstall, match=unreadable):
         classifier.shipped_networks()
 
 
-def test_a_second_network_file_unreadable_is_an_incomplete_install(tmp_path, shipped_from):
+def test_a_second_network_file_unreadable_is_an_incomplete_install(tmp_path, weights_moved):
     (tmp_path / "d10_cnn.npz").write_bytes(classifier.MODEL_PATH.read_bytes())
     (tmp_path / "d10_cnn_2.npz").write_bytes(classifier.MODEL_PATH.read_bytes()[:-100])
-    shipped_from(tmp_path / "d10_cnn.npz")
+    weights_moved(classifier, MODEL_PATH=tmp_path / "d10_cnn.npz")
     with pytest.raises(IncompleteInstall, match=re.escape(str(tmp_path / "d10_cnn_2.npz"))):
         classifier.shipped_networks()
 

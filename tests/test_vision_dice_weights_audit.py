@@ -15,48 +15,33 @@ from vision.read import READERS, read_table
 FRAME = np.full((64, 64, 3), 120, np.uint8)
 
 
-@pytest.fixture
-def shipped_from(monkeypatch):
-    """Point the shipped weights elsewhere, with the loaded networks forgotten before
-    and after."""
-    def move(model: str, face: str) -> None:
-        monkeypatch.setattr(classifier, "MODEL_PATH", model)
-        monkeypatch.setattr(classifier, "FACE_MODEL_PATH", face)
-        classifier.shipped_networks.cache_clear()
-        classifier.shipped_face_networks.cache_clear()
-
-    yield move
-    classifier.shipped_networks.cache_clear()
-    classifier.shipped_face_networks.cache_clear()
-
-
-def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, shipped_from):
-    shipped_from(tmp_path / "die_cnn.npz", classifier.FACE_MODEL_PATH)
+def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, weights_moved):
+    weights_moved(classifier, MODEL_PATH=tmp_path / "die_cnn.npz")
     missing = re.escape(str(tmp_path / "die_cnn.npz")) + ": .* missing: .* reinstall"
     with pytest.raises(IncompleteInstall, match=missing):
         read_table(FRAME, readers={"dice": READERS["dice"]})
 
 
 @pytest.mark.parametrize("content", [b"", b"not weights", classifier.FACE_MODEL_PATH.read_bytes()[:3000]])
-def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, shipped_from, content):
+def test_an_unreadable_weight_file_is_an_incomplete_install(tmp_path, weights_moved, content):
     (tmp_path / "die_face.npz").write_bytes(content)
-    shipped_from(classifier.MODEL_PATH, tmp_path / "die_face.npz")
+    weights_moved(classifier, FACE_MODEL_PATH=tmp_path / "die_face.npz")
     unreadable = re.escape(str(tmp_path / "die_face.npz")) + ": .* cannot be read .* reinstall"
     with pytest.raises(IncompleteInstall, match=unreadable):
         classifier.shipped_face_networks()
 
 
-def test_a_weight_file_lacking_an_array_is_an_incomplete_install(tmp_path, shipped_from):
+def test_a_weight_file_lacking_an_array_is_an_incomplete_install(tmp_path, weights_moved):
     with np.load(classifier.MODEL_PATH) as data:
         np.savez_compressed(tmp_path / "die_cnn.npz", **{k: data[k] for k in data.files if k != "k2"})
-    shipped_from(tmp_path / "die_cnn.npz", classifier.FACE_MODEL_PATH)
+    weights_moved(classifier, MODEL_PATH=tmp_path / "die_cnn.npz")
     with pytest.raises(IncompleteInstall, match=re.escape(str(tmp_path / "die_cnn.npz")) + ": .* lacks .* k2"):
         read_table(FRAME, readers={"dice": READERS["dice"]})
 
 
-def test_another_readers_network_in_place_of_the_dices_is_an_incomplete_install(tmp_path, shipped_from):
+def test_another_readers_network_in_place_of_the_dices_is_an_incomplete_install(tmp_path, weights_moved):
     (tmp_path / "die_face.npz").write_bytes(d10_classifier.MODEL_PATH.read_bytes())
-    shipped_from(classifier.MODEL_PATH, tmp_path / "die_face.npz")
+    weights_moved(classifier, FACE_MODEL_PATH=tmp_path / "die_face.npz")
     with pytest.raises(IncompleteInstall, match=re.escape(str(tmp_path / "die_face.npz")) + ": .* wrong shapes"):
         classifier.shipped_face_networks()
 
@@ -66,7 +51,7 @@ def test_every_reader_raises_the_one_incomplete_install():
     assert IncompleteInstall is weights.IncompleteInstall and issubclass(IncompleteInstall, RuntimeError)
 
 
-def test_the_commands_say_an_incomplete_install_in_one_line(tmp_path, shipped_from, capsys):
+def test_the_commands_say_an_incomplete_install_in_one_line(tmp_path, weights_moved, capsys):
     """`tabletop21 read` on a partial install: one line naming the file, exit 2, no
     traceback (the error used to surface through the whole call stack)."""
     import cv2
@@ -75,7 +60,7 @@ def test_the_commands_say_an_incomplete_install_in_one_line(tmp_path, shipped_fr
 
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), FRAME)
-    shipped_from(tmp_path / "die_cnn.npz", classifier.FACE_MODEL_PATH)
+    weights_moved(classifier, MODEL_PATH=tmp_path / "die_cnn.npz")
     assert main(["read", str(image)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("tabletop21: ") and "die_cnn.npz" in err and "reinstall" in err and "\n" not in err
