@@ -40,6 +40,25 @@ def weights_moved(monkeypatch):
         _forget_networks(module)
 
 
+@pytest.fixture
+def broken_weights(tmp_path):
+    """`broken_weights(shipped, content)`: a copy of the weight file `shipped` that is
+    `content` (bytes: a file that is no npz, or a cut one) or, given an array's name,
+    the shipped file without that array. Returns its path, named as the shipped one."""
+    def write(shipped: Path, content) -> Path:
+        path = tmp_path / shipped.name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            import numpy as np
+
+            with np.load(shipped) as data:
+                np.savez_compressed(path, **{k: data[k] for k in data.files if k != content})
+        return path
+
+    return write
+
+
 def _forget_networks(module) -> None:
     for name in dir(module):
         if name.startswith("shipped_") and hasattr(getattr(module, name), "cache_clear"):

@@ -1,5 +1,6 @@
-"""The dice reader's shipped weights: a partial install is said in words, naming the
-file, where the networks are loaded (it was an IndexError deep in the reader)."""
+"""The readers' shipped weights: a partial install is said in words, naming the file,
+where the networks are loaded (it was an IndexError deep in the dice reader, a bare
+FileNotFoundError in the card reader, a mean over no networks in the d10 reader)."""
 
 import re
 
@@ -7,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision import weights
+from vision.cards import rank_net
 from vision.d10 import classifier as d10_classifier
 from vision.dice import classifier
 from vision.dice.classifier import IncompleteInstall
@@ -64,3 +66,21 @@ def test_the_commands_say_an_incomplete_install_in_one_line(tmp_path, weights_mo
     assert main(["read", str(image)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("tabletop21: ") and "die_cnn.npz" in err and "reinstall" in err and "\n" not in err
+
+
+# reader: (module, its loader of the shipped weights, how the message names it, an array it needs)
+OTHER_READERS = {"d10": (d10_classifier, "shipped_networks", "d10 reader", "k1"),
+                 "cards": (rank_net, "shipped_network", "card reader", "b2")}
+
+
+@pytest.mark.parametrize("reader", sorted(OTHER_READERS))
+@pytest.mark.parametrize("content", [b"", b"not weights", "cut short", "w", "lacking one"])
+def test_an_unreadable_weight_file_of_the_other_readers_is_an_incomplete_install(
+        reader, content, broken_weights, weights_moved):
+    module, loader, who, needed = OTHER_READERS[reader]
+    content = {"cut short": module.MODEL_PATH.read_bytes()[:3000], "lacking one": needed}.get(content, content)
+    path = broken_weights(module.MODEL_PATH, content)
+    weights_moved(module, MODEL_PATH=path)
+    unreadable = re.escape(str(path)) + f": the {who}'s weight file (cannot be read|lacks) .* reinstall"
+    with pytest.raises(IncompleteInstall, match=unreadable):
+        getattr(module, loader)()
