@@ -139,17 +139,23 @@ def test_ten_sided_dice_are_read_as_d10_not_as_d6_when_every_reader_looks():
     of the 60 d10 fixture dice as d6 and refused 58, and the clashes cost the d10
     reader 16 of its 53 reads. With the finders taught d10s: 1 read, 2 refusals, 51
     d10 reads stood; with a d10 read standing over a d6 read of the same die, all 60
-    fixture d10s are read right and nothing else is reported."""
+    fixture d10s are read right and no d10 is reported as a d6, read or refused.
+    (Since dim frames are brightened for the d6 reader, it refuses 4 things off the
+    d10s, "does not lie flat", in four of these dark renders: docs/vision.md.)"""
     root = Path(__file__).resolve().parents[1] / "calibration_images" / "d10"
     labels = json.loads((root / "labels.json").read_text())
-    d6 = refused_d6 = right = 0
+    d6 = refused_on_d10 = refused_elsewhere = right = 0
     for name, label in labels.items():
         read = read_table(cv2.imread(str(root / "images" / name)))
         d6 += len(read.dice)
-        refused_d6 += sum(u.kind == "die" for u in read.unreadable)
+        for refusal in (u for u in read.unreadable if u.kind == "die"):
+            on_d10 = any(inside(refusal.center, lab["box"]) for lab in label["d10"])
+            refused_on_d10 += on_d10
+            refused_elsewhere += not on_d10
         right += sum(any(inside(t.center, lab["box"]) and t.value == lab["value"] for lab in label["d10"])
                      for t in read.d10)
-    assert (d6, refused_d6, right) == (0, 0, 60)
+    assert (d6, refused_on_d10, right) == (0, 0, 60)
+    assert refused_elsewhere <= 4
 
 
 ENTRY_POINTS = [read_table, *(load_reader(READERS[kind]) for kind in ("d10", "cards", "dominoes"))]
