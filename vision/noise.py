@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.exposure import level_at
 from vision.resized_read import LOOK
 
 # Immerkaer's kernel: the difference of two Laplacians, blind to brightness slopes
@@ -30,8 +31,7 @@ def grain(frame_bgr: np.ndarray) -> float:
     step = max(1, int(max(frame_bgr.shape[:2]) // LOOK))
     grey = cv2.cvtColor(np.ascontiguousarray(frame_bgr[::step, ::step]), cv2.COLOR_BGR2GRAY)
     answer = cv2.convertScaleAbs(cv2.filter2D(grey, cv2.CV_16S, _GRAIN, borderType=cv2.BORDER_REFLECT))
-    counts = np.cumsum(cv2.calcHist([answer], [0], None, [256], [0, 256]).ravel())
-    return float(np.searchsorted(counts, counts[-1] / 2)) * _MAD_TO_SIGMA
+    return level_at(answer, 0.5) * _MAD_TO_SIGMA
 
 
 def smoothed(frame_bgr: np.ndarray, sigma: float) -> np.ndarray:
