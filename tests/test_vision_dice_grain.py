@@ -9,6 +9,7 @@ import numpy as np
 
 from vision.dice import read_dice
 from vision.evaluate import evaluate, summary
+from vision import noise
 from vision.noise import grain
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
@@ -39,6 +40,21 @@ def test_grain_measures_added_noise_and_not_the_picture():
     big = cv2.resize(_grainy(np.full((640, 640, 3), 128, np.uint8), 6.0), (1280, 1280),
                      interpolation=cv2.INTER_NEAREST)
     assert abs(grain(big) - 4.0) < 0.5
+
+
+def test_grain_is_the_median_answer_whether_or_not_most_answers_are_zero():
+    """grain() tells a median of 0 by counting zero answers: it must agree with the
+    histogram's median on both sides of half the pixels answering 0."""
+    flat = np.full((200, 200, 3), 128, np.uint8)
+    for share in (0.3, 0.45, 0.5, 0.55, 0.7):
+        frame = flat.copy()
+        rows = int(200 * share)  # grain on the top rows only
+        frame[:rows] = _grainy(flat[:rows], 8.0, seed=rows)
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        answer = cv2.convertScaleAbs(cv2.filter2D(grey, cv2.CV_16S, noise._GRAIN, borderType=cv2.BORDER_REFLECT))
+        expected = float(np.searchsorted(np.cumsum(np.bincount(answer.ravel(), minlength=256)), 0.5 * answer.size))
+        assert grain(frame) == expected * noise._MAD_TO_SIGMA, share
+    assert grain(flat) == 0.0
 
 
 def test_grainy_frames_are_smoothed_and_read_as_clean_ones():
