@@ -3,11 +3,11 @@
 Why: labelling is a pass over every pixel, and its statistics a second one, while on
 the photos the foreground fills about a third of the view: the dice reader's
 candidates took 1.44 ms a photo so and take 1.08 ms this way. (The foreground's own
-faint regions span three quarters of the view: labelled so, no faster.) The box is widened to even
-coordinates so that OpenCV's block-based (Grana) labelling sees the frame's own 2x2
-blocks: the components then come out in the same order as on the whole frame (checked
-on the foreground masks of every photo and fixture and on random masks), and with
-them every read."""
+faint regions span three quarters of the view: labelled so, no faster.) The box is
+widened to even coordinates so that OpenCV's block-based (Grana) labelling sees the
+frame's own 2x2 blocks: the components then come out in the same order as on the
+whole frame (checked on the foreground masks of every photo and fixture and on random
+masks), and with them every read."""
 
 from __future__ import annotations
 
@@ -21,14 +21,9 @@ import numpy as np
 class Components:
     count: int  # labels 0..count-1; 0 is the background
     labels: np.ndarray  # int32 labels of the box at `origin`, not of the whole frame
-    stats: np.ndarray  # cv2 statistics (x, y, w, h, area) per label, in frame pixels
+    stats: np.ndarray  # cv2 statistics (x, y, w, h, area) per label, in frame pixels (the background's: of the box)
     centroids: np.ndarray  # (x, y) per label, in frame pixels
     origin: tuple[int, int]  # the box's top left corner in the frame
-
-    def box(self, array: np.ndarray) -> np.ndarray:
-        """The part of a frame-sized `array` that `labels` covers."""
-        x0, y0 = self.origin
-        return array[y0:y0 + self.labels.shape[0], x0:x0 + self.labels.shape[1]]
 
     def blob(self, i: int) -> np.ndarray:
         """Bool mask of component `i` over its own bounding box."""
