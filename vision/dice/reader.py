@@ -291,9 +291,12 @@ def _candidates(frame_bgr: np.ndarray, calibration: Calibration | None) -> tuple
     if calibration is not None:
         play = calibration.mask(frame_bgr.shape)
         mask, area = mask & play, cv2.countNonZero(play)
+    no_table = _NoTable("the table cannot be told from what lies on it")
+    if cv2.countNonZero(mask) > MOST_COVERED * area:  # known before the grid search over all of it
+        raise no_table
     candidates, side = find_candidates(mask, _calibrated_side(calibration))
-    if cv2.countNonZero(mask) > MOST_COVERED * area or len(candidates) > MOST_CANDIDATES:
-        raise _NoTable("the table cannot be told from what lies on it")
+    if len(candidates) > MOST_CANDIDATES:
+        raise no_table
     return candidates, side
 
 
