@@ -2,11 +2,12 @@
 named, never left for the readers to crash on or to read nothing from."""
 
 import json
+import math
 
 import pytest
 
 from table import serial
-from vision.calibration import BadCalibration, Calibration
+from vision.calibration import PAST_EDGE, BadCalibration, Calibration
 from vision.resized_read import calibration_for
 
 SQUARE = ((0.0, 0.0), (639.0, 0.0), (639.0, 639.0), (0.0, 639.0))
@@ -37,6 +38,25 @@ def test_a_sensible_calibration_is_made_and_round_trips(tmp_path):
     calibration.save(tmp_path / "cal.json")
     assert Calibration.load(tmp_path / "cal.json") == calibration
     assert Calibration((640, 480), calibration.area).die_px is None
+
+
+def test_readers_look_past_the_play_area_by_a_band_round_it_and_ask_whether_it_holds_a_thing():
+    """The d10 and domino readers find things in the area and in a band round it, so
+    that what lies across the edge is seen whole, and refused because the area does not
+    hold all its corners."""
+    calibration = Calibration((640, 480), ((100.0, 100.0), (400.0, 100.0), (400.0, 300.0), (100.0, 300.0)))
+    area, seen = calibration.mask((480, 640, 3)), calibration.mask((480, 640, 3), past_edge=True)
+    reach = PAST_EDGE * math.sqrt(640 * 480)  # about 69 pixels
+    assert area[200, 250] == seen[200, 250] == 255 and (seen >= area).all()
+    assert area[200, 98] == 0 and seen[200, round(100 - reach + 2)] == 255 and seen[200, round(100 - reach - 2)] == 0
+    assert seen[round(300 + reach - 2), 250] == 255 and seen[round(300 + reach + 2), 250] == 0
+    # Round the corners by a disc, not a square: the band is as wide there as along a side.
+    near, far = round(100 - 0.65 * reach), round(100 - 0.75 * reach)  # 0.92 and 1.06 reaches from the corner
+    assert seen[near, near] == 255 and seen[far, far] == 0
+    assert calibration.holds((100.0, 100.0), (400.0, 300.0), (250.0, 200.0))
+    assert not calibration.holds((250.0, 200.0), (401.0, 200.0))
+    assert calibration.holds_box((100.0, 100.0, 400.0, 300.0))
+    assert not calibration.holds_box((99.0, 150.0, 200.0, 250.0))
 
 
 @pytest.mark.parametrize("factor", [0.1, 0.37, 0.5, 1.5, 2.0])

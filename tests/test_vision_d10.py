@@ -21,6 +21,7 @@ from vision.frame_edge import box_overhang, outline_overhang
 from vision.image_io import NotAnImage, load_bgr
 from vision.types import TableRead, inside
 
+import play_area_cuts
 from resized_frames import read_resized, resized_view
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "d10"
@@ -229,6 +230,73 @@ def test_dice_wholly_in_view_at_the_edge_of_the_view_are_still_read():
     assert [(value, values) for value, values in found if values not in ([], [value])] == []
     assert sum(values == [value] for value, values in found) >= len(found) - 3
     assert across == 0
+
+
+ACROSS_THE_AREA = "die lies across the edge of the play area"
+
+
+def _play_area_reads(frames, **where) -> list[tuple[dict, list[int], list[str]]]:
+    """(die, values read, reasons refused) of each labelled die in (frame, label)
+    pairs, read with a play area whose edge crosses it or runs past it
+    (play_area_cuts.views with `where`)."""
+    found = []
+    for frame, label in frames:
+        for calibration, die in play_area_cuts.views(label["d10"], frame.shape[1], frame.shape[0], **where):
+            read = read_d10(frame, calibration)
+
+            def of_die(item, dice=label["d10"], die=die) -> bool:
+                return play_area_cuts.owner(item.center, dice) is die
+
+            found.append((die, [d.value for d in read.d10 if of_die(d)],
+                          [u.reason for u in read.unreadable if of_die(u)]))
+    return found
+
+
+def _fixtures():
+    return ((load_bgr(FIXTURES / "images" / name), label) for name, label in sorted(LABELS.items()))
+
+
+@pytest.mark.parametrize("keep", [0.6, 0.75])
+def test_a_die_across_the_edge_of_the_play_area_is_refused_not_read(keep):
+    """The reader used to look only inside the play area, so it saw a die across its
+    edge cut off there and read the part inside: with 0.6 / 0.75 of each fixture die's
+    box inside (157 / 154 views) it read 75 / 142, refused 14 / 9 for other reasons
+    and missed the rest, and on render seed 99 it read a 6 as 0. Now each is seen
+    whole past the edge and refused as lying across it, as the d6 reader refuses."""
+    found = _play_area_reads(_fixtures(), keep=keep)
+    assert len(found) >= 150
+    assert [(die["value"], values) for die, values, _ in found if values] == []
+    assert {reason for _, _, reasons in found for reason in reasons} == {ACROSS_THE_AREA}
+    assert sum(reasons == [ACROSS_THE_AREA] for _, _, reasons in found) >= len(found) - 3
+
+
+def test_a_die_whose_middle_lies_outside_the_play_area_is_not_reported():
+    """With 0.4 of each fixture die's box inside (cut on the left or at the bottom, 79
+    views), the reader used to read 4 from the part inside (right, by luck: on render
+    seed 100 a 1 was read as 7) and refused 1. The d6 reader drops a die whose middle
+    is outside, and so does this one now."""
+    found = _play_area_reads(_fixtures(), sides=("left", "bottom"), keep=0.4)
+    assert len(found) >= 70
+    assert [(die["value"], values, reasons) for die, values, reasons in found if values or reasons] == []
+
+
+def test_dice_wholly_inside_the_play_area_near_its_edge_are_read():
+    """10 pixels from the edge a fixture die is read as without a play area. (Closer
+    than about 6 pixels its shadow, which the reader takes for part of it, may reach
+    over the edge and it is refused.)"""
+    found = _play_area_reads(_fixtures(), sides=("right", "top"), gap=10)
+    assert len(found) >= 70
+    assert [(die["value"], values, reasons) for die, values, reasons in found if values != [die["value"]]] == []
+
+
+@pytest.mark.parametrize("seed, scene, value, side, keep, reasons", [
+    (99, 11, 6, "bottom", 0.6, [ACROSS_THE_AREA]),  # read as 0 before: its middle is inside
+    (100, 1, 1, "left", 0.4, []),  # read as 7 before: its middle is outside
+])
+def test_dice_read_wrong_off_their_part_inside_the_play_area_are_not_read(seed, scene, value, side, keep, reasons):
+    frame, label = list(render.scenes(scene + 1, seed=seed))[scene]
+    found = _play_area_reads([(frame, label)], sides=(side,), keep=keep)
+    assert [(values, refused) for die, values, refused in found if die["value"] == value] == [([], reasons)]
 
 
 @pytest.mark.parametrize("cut, expected", [(0.0, 0.0), (0.1, 0.1), (0.2, 0.2), (0.35, 0.35), (0.5, 0.5)])

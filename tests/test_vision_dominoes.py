@@ -21,6 +21,8 @@ from vision.dominoes.layout import ALL_TILES, pattern, pattern_variants, tile_ke
 from vision.image_io import NotAnImage, load_bgr
 from vision.types import TableRead, inside
 
+import play_area_cuts
+
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
 
@@ -126,6 +128,68 @@ def test_calibration_limits_the_read_to_the_play_area():
     left_half = Calibration((640, 640), ((0, 0), (320, 0), (320, 640), (0, 640)))
     read = read_dominoes(frame, left_half)
     assert [d.halves for d in read.dominoes] == [(1, 2)]
+
+
+ACROSS_THE_AREA = "tile lies across the edge of the play area"
+
+
+def _play_area_reads(**where) -> list[tuple[dict, list, list[str]]]:
+    """(tile, tiles read or counted face down, reasons refused) of each labelled
+    fixture tile, read with a play area whose edge crosses it or runs past it
+    (play_area_cuts.views with `where`)."""
+    found = []
+    for name, label in sorted(LABELS.items()):
+        frame = load_bgr(FIXTURES / "images" / name)
+        for calibration, tile in play_area_cuts.views(label["dominoes"], frame.shape[1], frame.shape[0],
+                                                      others=label["face_down"], **where):
+            read = read_dominoes(frame, calibration)
+
+            def of_tile(item, tiles=label["dominoes"] + label["face_down"], tile=tile) -> bool:
+                return play_area_cuts.owner(item.center, tiles) is tile
+
+            found.append((tile, [tile_key(d.halves) for d in read.dominoes if of_tile(d)] +
+                          ["face down" for f in read.face_down if of_tile(f)],
+                          [u.reason for u in read.unreadable if of_tile(u)]))
+    return found
+
+
+@pytest.mark.parametrize("keep, sides", [(0.6, play_area_cuts.SIDES), (0.9, ("right", "bottom"))])
+def test_a_tile_across_the_edge_of_the_play_area_is_refused_not_read(keep, sides):
+    """The reader used to look only inside the play area, so it saw a tile across its
+    edge cut off there and read the part inside: with 0.6 of each fixture tile's box
+    inside (160 views) it read 8, read nodivider_01's 2-4 as 0-1, refused 5 for other
+    reasons and missed 146; with 0.9 inside (cut on the right or at the bottom) it
+    read 69 of 75.
+    Now each is seen whole past the edge and refused as lying across it, as the d6
+    reader refuses a die."""
+    found = _play_area_reads(keep=keep, sides=sides)
+    assert len(found) >= 70
+    assert [(tile["halves"], seen) for tile, seen, _ in found if seen] == []
+    assert {reason for _, _, reasons in found for reason in reasons} == {ACROSS_THE_AREA}
+    assert sum(reasons == [ACROSS_THE_AREA] for _, _, reasons in found) >= 0.95 * len(found)
+
+
+def test_a_tile_whose_middle_lies_outside_the_play_area_is_not_reported():
+    """With a quarter of each fixture tile's box inside (154 views), the part inside was
+    read as another tile 6 times (single_00's 5-6 as 1-1 from the top and from the
+    bottom, nodivider_01's 2-4 as 0-1 and 1-1, cloth_00's 2-4 and 0-3 as 0-1) and
+    counted face down 3 times. The d6
+    reader drops a die whose middle is outside, and so does this one now."""
+    found = _play_area_reads(keep=0.25)
+    assert len(found) >= 150
+    assert [(tile["halves"], seen, reasons) for tile, seen, reasons in found if seen or reasons] == []
+
+
+def test_tiles_wholly_inside_the_play_area_near_its_edge_are_read():
+    """10 pixels from the edge a fixture tile is read as without a play area. (Closer
+    than that a white tile's outline on a white cloth, or a steeply seen tile's side,
+    may reach over the edge, and the tile is refused.)"""
+    found = _play_area_reads(gap=10, sides=("left", "top"))
+    assert len(found) >= 70
+    wrong = [(tile["halves"], seen) for tile, seen, _ in found if seen not in ([], [tile_key(tuple(tile["halves"]))])]
+    assert wrong == []
+    assert sum(seen == [tile_key(tuple(tile["halves"]))] for tile, seen, _ in found) >= len(found) - 1
+    assert [reasons for _, _, reasons in found if ACROSS_THE_AREA in reasons] == []
 
 
 def test_a_large_frame_is_read_in_its_own_pixels():

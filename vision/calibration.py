@@ -24,6 +24,12 @@ from vision.image_io import NotAnImage, checked_bgr
 # (vision.resized_read), and the mean side shrinks no less than the die does.
 SMALLEST_DIE = 1 / 160
 LARGEST_DIE = 1 / 2
+# How far past the play area's edge a reader that finds things by their outline looks,
+# as a share of the frame's mean side (80 pixels at 640x640: more than half the longest
+# d10 the reader takes, and half the length of tiles up to 80 pixels wide). Cut off at
+# the edge itself, a d10 or a tile showed only its part inside, which was read as
+# another number or tile; seen whole, it is known to lie across the edge.
+PAST_EDGE = 1 / 8
 
 
 class BadCalibration(ValueError):
@@ -57,15 +63,34 @@ class Calibration:
             raise FrameMismatch(f"the calibration was made on {self.frame_size[0]}x{self.frame_size[1]} frames, "
                                 f"this one is {width}x{height}: calibrate again for this camera setting")
 
-    def mask(self, shape: tuple[int, ...]) -> np.ndarray:
-        """uint8 mask (255 inside the play area) for an image of the given shape."""
+    def mask(self, shape: tuple[int, ...], past_edge: bool = False) -> np.ndarray:
+        """uint8 mask (255 inside the play area) for an image of the given shape; with
+        `past_edge`, of the area and a band PAST_EDGE of the mean side wide round it,
+        so that what lies across the edge is seen whole, for `holds` to tell."""
         mask = np.zeros(shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(np.array(self.area)).astype(np.int32)], 255)
+        corners = [np.round(np.array(self.area)).astype(np.int32)]
+        cv2.fillPoly(mask, corners, 255)
+        if past_edge:  # a thick line has round ends: the area grown by a disc
+            reach = round(PAST_EDGE * math.sqrt(shape[0] * shape[1]))
+            cv2.polylines(mask, corners, True, 255, thickness=2 * reach + 1)
         return mask
 
     def contains(self, point: tuple[float, float]) -> bool:
         contour = np.array(self.area, np.float32).reshape(-1, 1, 2)
         return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+
+    def holds(self, *points: tuple[float, float]) -> bool:
+        """Whether all the points (a thing's corners) lie in the play area. The readers
+        report a thing whose centre is inside but a corner is not as lying across the
+        edge: only what is inside counts, and a reading of the part inside may be
+        wrong (half a tile's pips read as another tile)."""
+        return all(self.contains(point) for point in points)
+
+    def holds_box(self, box: tuple[float, float, float, float]) -> bool:
+        """holds() for the corners of a box (x0, y0, x1, y1): a die's, which is round
+        or square enough that its box is all that is known of its outline."""
+        x0, y0, x1, y1 = box
+        return self.holds((x0, y0), (x1, y0), (x0, y1), (x1, y1))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(serial.to_data(self), indent=1))

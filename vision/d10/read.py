@@ -160,7 +160,10 @@ def _more_cuts(frame_bgr: np.ndarray, blob: _Blob, difference: TableDifference) 
 def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """Ten-sided dice in a BGR frame (inside the play area when a Calibration is given;
     one made for frames of another size is a FrameMismatch, since its play area and
-    die size would be read off the wrong pixels).
+    die size would be read off the wrong pixels). Dice are looked for a little past
+    the play area's edge (Calibration.mask(past_edge)), so that a die lying across it
+    is seen whole and refused as the d6 reader refuses one; cut off at the edge, its
+    part inside was read, once as another number.
 
     A thing as compact as one die but too long for one (find.oversized) is looked at
     again in a copy of the frame shrunk to bring it to WORKING_LENGTH, the middle of
@@ -169,10 +172,10 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     stands where the frame itself found nothing (dice touching in a square are read
     at the frame's own size)."""
     frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
-    area = calibration.mask(frame_bgr.shape) if calibration is not None else None
+    area = calibration.mask(frame_bgr.shape, past_edge=True) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
     difference = table_difference(frame_bgr)
-    read = _read(frame_bgr, difference, area, die_px)
+    read = _read(frame_bgr, difference, area, die_px, calibration)
     close = [(outline, length) for outline, length in oversized(difference, area, die_px)
              if not any(_within(item.center, outline) for item in read.d10 + read.unreadable)]
     if not close:
@@ -194,7 +197,7 @@ def _within(point: tuple[float, float], outline: np.ndarray) -> bool:
 
 
 def _read(frame_bgr: np.ndarray, difference: TableDifference, area: np.ndarray | None,
-          die_px: float | None) -> TableRead:
+          die_px: float | None, calibration: Calibration | None) -> TableRead:
     """The dice read at the frame's own size."""
     blobs, firsts = _blobs(frame_bgr, difference, area, die_px)
     more = [list(_more_cuts(frame_bgr, blob, difference)) if 1.0 - first.p[classifier.NOT_D10] >= LOOK_AGAIN else []
@@ -204,9 +207,14 @@ def _read(frame_bgr: np.ndarray, difference: TableDifference, area: np.ndarray |
     dice: list[D10] = []
     unreadable: list[Unreadable] = []
     for blob, found in zip(blobs, map(judge_looks, looks)):
-        # Cut by the frame's edge, part of the number can pass for another (a 6 for a 9,
-        # an 8 for a 0: docs/vision-cards-d10.md): refused, as the d6 reader refuses.
-        if found is not None and outline_overhang(blob.contour, frame_bgr.shape) > EDGE_OVERHANG:
+        if found is None or calibration is not None and not calibration.contains(found.center):
+            continue
+        # Cut by the play area's or the frame's edge, part of the number can pass for
+        # another (a 6 for a 9, an 8 for a 0: docs/vision-cards-d10.md): refused, as
+        # the d6 reader refuses.
+        if calibration is not None and not calibration.holds_box(found.box):
+            found = Unreadable("d10", found.center, "die lies across the edge of the play area", found.box)
+        elif outline_overhang(blob.contour, frame_bgr.shape) > EDGE_OVERHANG:
             found = Unreadable("d10", found.center, "die lies across the edge of the view", found.box)
         if isinstance(found, D10):
             dice.append(found)

@@ -55,11 +55,6 @@ def _box(x: float, y: float, side: float, angle: float) -> tuple[float, float, f
     return (round(x - half, 1), round(y - half, 1), round(x + half, 1), round(y + half, 1))
 
 
-def _inside(calibration: Calibration, box: tuple[float, float, float, float]) -> bool:
-    x0, y0, x1, y1 = box
-    return all(calibration.contains(p) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
-
-
 def classify_candidates(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candidate],
                         networks: tuple[TinyCNN, ...]) -> np.ndarray:
     """The finders' class probabilities (n, CLASSES) for the candidates."""
@@ -329,7 +324,7 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: li
             continue
         box = _box(x, y, candidates[i].side, angle)
         value, confidence, odd = face_call(verdict)
-        if calibration is not None and not _inside(calibration, box):
+        if calibration is not None and not calibration.holds_box(box):
             unreadable.append(Unreadable("die", centre, "die lies across the edge of the play area", box))
         elif box_overhang(box, frame_bgr.shape) > EDGE_OVERHANG * candidates[i].side:
             unreadable.append(Unreadable("die", centre, "die lies across the edge of the view", box))

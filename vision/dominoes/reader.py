@@ -45,7 +45,12 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     the pixels (pips and divider of a small tile blur together when a big photo is
     shrunk), or enlarged, since the pixel constants were set on bigger tiles. The
     domino fixtures shrunk to 0.5 / 0.7 read 91 / 138 of 146 tiles without enlarging,
-    123 / 140 so."""
+    123 / 140 so.
+
+    Tiles are looked for a little past the play area's edge (Calibration.mask(past_edge)),
+    so that a tile lying across it is seen whole and refused, as the d6 reader refuses
+    a die there: cut off at the edge, the part inside was read as another tile (half a
+    5-6 as a 1-1)."""
     frame_bgr = checked_frame(frame_bgr, calibration)
     scale = look_factor(frame_bgr.shape)
     found = _read_scaled(frame_bgr, calibration, scale)
@@ -54,7 +59,7 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     if typical is not None and typical < SMALL_TILE and (scale < 1.0 or typical < TINY_TILE):
         scale = min(MOST_ENLARGED if typical < TINY_TILE else 1.0, scale * READABLE_TILE / typical)
         found = _read_scaled(frame_bgr, calibration, scale)
-    return _as_table_read(found, 1.0 / scale)
+    return _as_table_read(found, 1.0 / scale, calibration)
 
 
 def _read_scaled(frame_bgr, calibration, scale: float) -> list:
@@ -62,10 +67,13 @@ def _read_scaled(frame_bgr, calibration, scale: float) -> list:
     by `scale`."""
     work = frame_bgr if scale == 1.0 else cv2.resize(
         frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
-    area = None if calibration is None else calibration.mask(frame_bgr.shape)
-    if area is not None and scale != 1.0:
-        area = cv2.resize(area, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
-    fg = segment.foreground(work, area)
+    area = seen = None
+    if calibration is not None:
+        area, seen = (calibration.mask(frame_bgr.shape, past_edge) for past_edge in (False, True))
+        if scale != 1.0:
+            area, seen = (cv2.resize(m, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
+                          for m in (area, seen))
+    fg = segment.foreground(work, area, seen)
     die_px = None if calibration is None or calibration.die_px is None \
         else calibration.die_px * scale
     found: list = []
@@ -317,7 +325,7 @@ def _read_square(frame, rect):
     return [(cv2.boxPoints(rect).astype(np.float32), face.FaceRead(None, False, NO_SEAM, 0.0))]
 
 
-def _as_table_read(found, back: float) -> TableRead:
+def _as_table_read(found, back: float, calibration) -> TableRead:
     dominoes, face_down, unreadable = [], [], []
     for corners, read in found:
         if read == face.NOT_A_TILE:
@@ -325,7 +333,13 @@ def _as_table_read(found, back: float) -> TableRead:
         corners = corners * back
         centre = tuple(float(v) for v in corners.mean(axis=0))
         box = tuple(float(v) for v in (*corners.min(axis=0), *corners.max(axis=0)))
-        if read.face_down:
+        if calibration is not None and not calibration.contains(centre):
+            continue
+        # The tile's own corners, not its box's: a tile lies at any angle, and the
+        # corners of a turned tile's box stand well off it.
+        if calibration is not None and not calibration.holds(*map(tuple, corners)):
+            unreadable.append(Unreadable("domino", centre, "tile lies across the edge of the play area", box))
+        elif read.face_down:
             face_down.append(FaceDown("domino", centre, box))
         elif read.halves is None:
             unreadable.append(Unreadable("domino", centre, read.reason, box))

@@ -57,8 +57,12 @@ class Outline:
         return min(self.rect[1])
 
 
-def foreground(frame: np.ndarray, area_mask: np.ndarray | None) -> np.ndarray:
-    """uint8 mask of everything that is not bare table (or its shadows).
+def foreground(frame: np.ndarray, area_mask: np.ndarray | None,
+               seen_mask: np.ndarray | None = None) -> np.ndarray:
+    """uint8 mask of everything that is not bare table (or its shadows), in `seen_mask`
+    (by default the play area, `area_mask`). The table is judged in the play area
+    alone even where things are looked for past it, so that what lies inside is found
+    as it was when nothing past the edge was looked at.
 
     Worked out at half size (which also smooths sensor noise): a tile is still
     several pixels across there, and it keeps the reader inside its time budget."""
@@ -74,8 +78,9 @@ def foreground(frame: np.ndarray, area_mask: np.ndarray | None) -> np.ndarray:
     # the shadow is not, and the shadow would widen the outline past the tile.
     lit = np.where(total >= SHADE * table_total, 255, 0).astype(np.uint8)
     mask |= _enclosed(small, mask) & lit
-    if area_mask is not None:
-        mask &= cv2.resize(area_mask, half, interpolation=cv2.INTER_NEAREST)
+    seen_mask = area_mask if seen_mask is None else seen_mask
+    if seen_mask is not None:
+        mask &= cv2.resize(seen_mask, half, interpolation=cv2.INTER_NEAREST)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
     # The 3 MB int64 temporary is wasteful, but freeing it raises glibc's threshold
