@@ -48,14 +48,23 @@ class TableDifference:
 
 
 def table_difference(frame_bgr: np.ndarray) -> TableDifference:
+    """The Lab distance is computed exactly, so that a frame gives the same blobs every
+    time. 8-bit Lab differences are whole numbers, so many pixels lie exactly at a
+    threshold (28 is the length of (28, 0, 0) and of (8, 12, 24)). cv2.magnitude,
+    through Intel IPP, rounded such a length to 28.0 or to 28.000002 depending on where
+    its input arrays happened to start in memory, which differed from run to run: one
+    pixel more or less in a die's blob moved its read centre 0.48 pixels. The squares of
+    whole numbers up to 255 and their sum are exact in float32 and numpy's sqrt is
+    correctly rounded, so here the length of (28, 0, 0) is 28.0 on every path."""
     h, w = frame_bgr.shape[:2]
     half = cv2.resize(frame_bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     quarter = cv2.resize(half, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     table = cv2.resize(cv2.medianBlur(quarter, MEDIAN_WINDOW), (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
     lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB).astype(np.float32)
     table_lab = cv2.cvtColor(table, cv2.COLOR_BGR2LAB).astype(np.float32)
-    distance = cv2.magnitude(lab[..., 0] - table_lab[..., 0], cv2.magnitude(lab[..., 1] - table_lab[..., 1],
-                                                                           lab[..., 2] - table_lab[..., 2]))
+    square = lab - table_lab
+    square *= square
+    distance = np.sqrt(square[..., 0] + square[..., 1] + square[..., 2])
     return TableDifference(distance, half, table)
 
 
