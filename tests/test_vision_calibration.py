@@ -7,8 +7,9 @@ import math
 import pytest
 
 from table import serial
-from vision.calibration import PAST_EDGE, BadCalibration, Calibration
+from vision.calibration import PAST_EDGE, BadCalibration, Calibration, in_play
 from vision.resized_read import calibration_for
+from vision.types import Card, Unreadable
 
 SQUARE = ((0.0, 0.0), (639.0, 0.0), (639.0, 639.0), (0.0, 639.0))
 
@@ -57,6 +58,37 @@ def test_readers_look_past_the_play_area_by_a_band_round_it_and_ask_whether_it_h
     assert not calibration.holds((250.0, 200.0), (401.0, 200.0))
     assert calibration.holds_box((100.0, 100.0, 400.0, 300.0))
     assert not calibration.holds_box((99.0, 150.0, 200.0, 250.0))
+
+
+def test_a_band_of_a_given_reach_is_as_wide_as_asked():
+    """Cards are longer than dice and tiles: the card reader asks for a wider band."""
+    calibration = Calibration((640, 480), ((200.0, 150.0), (450.0, 150.0), (450.0, 330.0), (200.0, 330.0)))
+    seen = calibration.mask((480, 640, 3), past_edge=True, reach=150)
+    assert seen[250, 200 - 148] == 255 and seen[250, 200 - 152] == 0
+    assert seen[250, 450 + 148] == 255 and seen[250, 450 + 152] == 0
+    assert (calibration.mask((480, 640), reach=150) == calibration.mask((480, 640))).all()  # no band asked for
+
+
+def test_a_thing_is_in_play_whole_refused_across_the_edge_or_not_reported():
+    """One rule for every reader: what the area holds is reported as read, what it holds
+    the middle of only is refused with the reason, what has its middle outside is not
+    reported; without a calibration everything is reported as read."""
+    # A play area turned 45 degrees, and cards turned 45 degrees in it.
+    calibration = Calibration((640, 480), ((250.0, 50.0), (450.0, 250.0), (250.0, 450.0), (50.0, 250.0)))
+
+    def card(y: float) -> tuple[Card, list[tuple[float, float]]]:
+        box = (210.0, y - 40, 290.0, y + 40)
+        return Card("7", "S", (250.0, y), box, 45.0, 0.9), [(250.0, y - 40), (290.0, y), (250.0, y + 40), (210.0, y)]
+
+    (inside, inside_corners), (near, near_corners) = card(250.0), card(100.0)
+    (across, across_corners), (outside, outside_corners) = card(80.0), card(20.0)
+    assert in_play(calibration, inside, inside_corners, "card", "card") is inside
+    # Its own corners decide, not its box's, which stand past the edge here.
+    assert not calibration.holds_box(near.box) and in_play(calibration, near, near_corners, "card", "card") is near
+    assert in_play(calibration, across, across_corners, "card", "card") == Unreadable(
+        "card", (250.0, 80.0), "card lies across the edge of the play area", across.box)
+    assert in_play(calibration, outside, outside_corners, "card", "card") is None
+    assert in_play(None, outside, outside_corners, "card", "card") is outside
 
 
 @pytest.mark.parametrize("factor", [0.1, 0.37, 0.5, 1.5, 2.0])

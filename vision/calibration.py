@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
 
 from table import serial
 from vision.image_io import NotAnImage, checked_bgr
+from vision.types import Point, Unreadable
 
 # A die face is between these fractions of the frame's mean side, sqrt(width * height):
 # 4 to 320 pixels in the 640x640 frames the readers were tuned on. Fractions, not
@@ -63,15 +66,16 @@ class Calibration:
             raise FrameMismatch(f"the calibration was made on {self.frame_size[0]}x{self.frame_size[1]} frames, "
                                 f"this one is {width}x{height}: calibrate again for this camera setting")
 
-    def mask(self, shape: tuple[int, ...], past_edge: bool = False) -> np.ndarray:
+    def mask(self, shape: tuple[int, ...], past_edge: bool = False, reach: float | None = None) -> np.ndarray:
         """uint8 mask (255 inside the play area) for an image of the given shape; with
-        `past_edge`, of the area and a band PAST_EDGE of the mean side wide round it,
-        so that what lies across the edge is seen whole, for `holds` to tell."""
+        `past_edge`, of the area and a band round it, `reach` pixels wide (by default
+        PAST_EDGE of the mean side), so that what lies across the edge is seen whole,
+        for `holds` to tell. Things longer than dice and tiles (cards) need more reach."""
         mask = np.zeros(shape[:2], np.uint8)
         corners = [np.round(np.array(self.area)).astype(np.int32)]
         cv2.fillPoly(mask, corners, 255)
         if past_edge:  # a thick line has round ends: the area grown by a disc
-            reach = round(PAST_EDGE * math.sqrt(shape[0] * shape[1]))
+            reach = round(PAST_EDGE * math.sqrt(shape[0] * shape[1]) if reach is None else reach)
             cv2.polylines(mask, corners, True, 255, thickness=2 * reach + 1)
         return mask
 
@@ -110,6 +114,27 @@ class Calibration:
         if not isinstance(loaded, Calibration):
             raise serial.CorruptRecord(f"{path}: not a calibration file")
         return loaded
+
+
+Read = TypeVar("Read")
+
+
+def in_play(calibration: Calibration | None, found: Read, corners: Sequence[Point] | np.ndarray,
+            kind: str, thing: str) -> Read | Unreadable | None:
+    """What a reader reports of `found` (a read with a centre and a box) whose own
+    corners are `corners`, by the d6 reader's rule: only what lies in the play area is
+    in play, and a reading of the part inside may be wrong (half a tile read as another
+    tile), so a thing the area holds only the middle of is an Unreadable "<thing> lies
+    across the edge of the play area", and one whose middle is outside is not reported
+    (None). The corners are the thing's own, not its box's, where it may lie at any
+    angle: a turned card's box stands well off it."""
+    if calibration is None:
+        return found
+    if not calibration.contains(found.center):
+        return None
+    if calibration.holds(*map(tuple, corners)):
+        return found
+    return Unreadable(kind, found.center, f"{thing} lies across the edge of the play area", found.box)
 
 
 def checked_frame(frame: object, calibration: Calibration | None, min_side: int = 16) -> np.ndarray:

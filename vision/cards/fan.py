@@ -397,10 +397,10 @@ def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray], other
     return found
 
 
-def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tuple[float, float], tuple[float, float, float, float], float]:
-    """Centre, box and angle of the whole card, estimated from where its index sits and
-    the card's (length, width) when known, else from the index glyph's height (decks
-    print indices of different sizes, so that guess may be a fifth out)."""
+def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tuple[float, float], tuple[float, float, float, float], float, np.ndarray]:
+    """Centre, box, angle and corners of the whole card, estimated from where its index
+    sits and the card's (length, width) when known, else from the index glyph's height
+    (decks print indices of different sizes, so that guess may be a fifth out)."""
     card_h, card_w = size or (CARD_PER_GLYPH * found.glyph, CARD_PER_GLYPH * found.glyph * 63 / 88)
     down = found.down
     right = np.array([down[1], -down[0]])  # the card's "right" when "down" points down the page
@@ -409,15 +409,20 @@ def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tup
     centre = corners.mean(axis=0)
     angle = float(np.degrees(np.arctan2(-down[0], down[1])) % 360)
     return (float(centre[0]), float(centre[1])), (float(corners[:, 0].min()), float(corners[:, 1].min()),
-                                                  float(corners[:, 0].max()), float(corners[:, 1].max())), angle
+                                                  float(corners[:, 0].max()), float(corners[:, 1].max())), angle, corners
 
 
 def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = (),
-             size: tuple[float, float] | None = None, others: list[np.ndarray] = ()) -> tuple[list[Card], list[Unreadable]]:
+             size: tuple[float, float] | None = None,
+             others: list[np.ndarray] = ()) -> tuple[list[tuple[Card, np.ndarray]], list[tuple[Unreadable, np.ndarray]]]:
     """Cards whose index shows inside a bright region that is not one lone card, leaving
     out indices inside the outlines `done` (cards already read on their own, such as the
     top card of a hand, whose (length, width) is then `size` of every card in it) and
-    never taking in the outlines `others` (other cards and hands in the frame)."""
+    never taking in the outlines `others` (other cards and hands in the frame). Each
+    comes with the corners of its card as far as it is seen, for read_cards to judge the
+    play area's edge by: the card estimated from its index, cut to the hand's outline
+    (the estimate may stand a fifth past the card, even past the frame; the hand's
+    outline is the cards themselves)."""
     groups: list[list[_Index]] = []
     for found in sorted(_candidates(frame_bgr, region, list(done), list(others)), key=lambda f: -f.score):
         home = next((g for g in groups if np.hypot(*(g[0].centre - found.centre)) < 1.5 * found.glyph), None)
@@ -425,16 +430,19 @@ def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = (),
             groups.append([found])
         else:
             home.append(found)
-    cards: list[Card] = []
-    unreadable: list[Unreadable] = []
+    cards: list[tuple[Card, np.ndarray]] = []
+    unreadable: list[tuple[Unreadable, np.ndarray]] = []
+    hand = cv2.convexHull(region.contour).reshape(-1, 2).astype(np.float32)
     for group in groups:
         best = group[0]
         rivals = [f for f in group if f.rank != best.rank and best.score - f.score < FAN_RANK_MARGIN]
-        centre, box, angle = _card_geometry(best, size)
+        centre, box, angle, corners = _card_geometry(best, size)
+        shown, seen = cv2.intersectConvexConvex(corners.astype(np.float32), hand)
+        corners = seen.reshape(-1, 2) if shown > 0 else corners
         if rivals:
-            unreadable.append(Unreadable("card", centre, f"corner reads {best.rank} or {rivals[0].rank}", box))
+            unreadable.append((Unreadable("card", centre, f"corner reads {best.rank} or {rivals[0].rank}", box), corners))
         else:
-            cards.append(Card(best.rank, best.suit, centre, box, angle, round(min(1.0, best.score), 3)))
+            cards.append((Card(best.rank, best.suit, centre, box, angle, round(min(1.0, best.score), 3)), corners))
     return cards, unreadable
 
 
@@ -444,6 +452,13 @@ def merge_both_ends(cards: list[Card]) -> list[Card]:
     place. The pairs that fit best are merged first, so a neighbour of the same rank is
     not taken for the top card's other end. The two may come from two regions (a top card
     found on its own and the hand round it), so read_cards merges once over all hands."""
+    return [card for card, _ in merge_outlined([(card, np.empty((0, 2))) for card in cards])]
+
+
+def merge_outlined(reads: list[tuple[Card, np.ndarray]]) -> list[tuple[Card, np.ndarray]]:
+    """merge_both_ends for cards with their corners (read_fan's); a card read from both
+    ends keeps both estimates of its corners, so that the play area must hold the two."""
+    cards = [card for card, _ in reads]
     pairs = []
     for i, a in enumerate(cards):
         for j, b in enumerate(cards[:i]):
@@ -461,5 +476,6 @@ def merge_both_ends(cards: list[Card]) -> list[Card]:
         a, b = cards[j], cards[i]
         centre = ((a.center[0] + b.center[0]) / 2, (a.center[1] + b.center[1]) / 2)
         box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
-        merged.append(Card(a.rank, a.suit or b.suit, centre, box, a.angle, max(a.confidence, b.confidence)))
-    return [c for k, c in enumerate(cards) if k not in used] + merged
+        merged.append((Card(a.rank, a.suit or b.suit, centre, box, a.angle, max(a.confidence, b.confidence)),
+                       np.vstack([reads[j][1], reads[i][1]])))
+    return [read for k, read in enumerate(reads) if k not in used] + merged

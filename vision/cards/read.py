@@ -11,10 +11,17 @@ import numpy as np
 from vision.cards import fan, index
 from vision.cards.backs import find_borderless_backs
 from vision.cards.find import Region, find_card_regions, holds
-from vision.cards.working_size import NEAR_ONE, working_factor
-from vision.calibration import Calibration, checked_frame
+from vision.cards.working_size import NEAR_ONE, TARGET, working_factor
+from vision.calibration import Calibration, checked_frame, in_play
 from vision.resized_read import look_factor, read_in_frame, shrunk
 from vision.types import Card, FaceDown, TableRead, Unreadable
+
+# How far past the play area's edge cards are looked for, in pixels of the frame read:
+# a card's length at the working size, more than half the diagonal of the longest card
+# read at that size (1.35 TARGET), so that a card whose middle is inside is seen whole
+# and one whose middle is outside is seen to be. The dice's band (calibration.PAST_EDGE,
+# 80 px at 640x640) cut such cards off, and the piece seen could have its middle inside.
+PAST_EDGE_PX = TARGET
 
 
 def _upright_corners(rect: tuple) -> np.ndarray:
@@ -87,13 +94,19 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     (vision.cards.working_size): the lone cards are measured on a copy at most 640
     pixels long, and that copy is read, with the regions the measuring found, when its
     cards are of the size the reader was set on; otherwise the frame is resized so
-    they are."""
+    they are.
+
+    Cards are looked for a card's length past the play area's edge (PAST_EDGE_PX), so
+    that a card lying across it is seen whole and refused, as the d6 reader refuses a
+    die there: cut off at the edge, such a card was read from its part inside, counted
+    face down or missed without a word, and one whose middle lay outside was sometimes
+    reported."""
     frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
     shrink = look_factor(frame_bgr.shape)
     frame, frame_calibration = shrunk(frame_bgr, calibration, shrink)
     area = _area(frame, frame_calibration)
     singles, blobs = find_card_regions(frame, area)
-    factor = shrink * working_factor([max(r.rect[1]) for r in singles])
+    factor = shrink * working_factor(_long_sides(singles, frame_calibration))
     if factor != shrink:
         frame, frame_calibration = shrunk(frame_bgr, calibration, 1.0 if abs(factor - 1) < NEAR_ONE else factor)
         area = _area(frame, frame_calibration)
@@ -103,15 +116,24 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
 
 
 def _area(frame_bgr: np.ndarray, calibration: Calibration | None) -> np.ndarray | None:
-    return calibration.mask(frame_bgr.shape) if calibration is not None else None
+    return calibration.mask(frame_bgr.shape, past_edge=True, reach=PAST_EDGE_PX) if calibration is not None else None
+
+
+def _long_sides(singles: list[Region], calibration: Calibration | None) -> list[float]:
+    """The lone cards' lengths to measure the frame by: those whose middle is in the play
+    area, as the band past its edge may cut a card outside short (a back cut to 113 px of
+    its 180 made a frame read enlarged 1.3 times, and a hand inside was lost)."""
+    return [max(r.rect[1]) for r in singles if calibration is None or calibration.contains(r.rect[0])]
 
 
 def _read(frame_bgr: np.ndarray, calibration: Calibration | None, area: np.ndarray | None,
           singles: list[Region], blobs: list[Region]) -> TableRead:
-    cards: list[Card] = []
-    in_hands: list[Card] = []  # read by fan.read_fan, angles 0-360 until merged
-    face_down: list[FaceDown] = []
-    unreadable: list[Unreadable] = []
+    # Each read is kept with its card's corners (in a hand, as estimated from the index),
+    # by which the play area's edge is judged once all are read.
+    cards: list[tuple[Card, np.ndarray]] = []
+    in_hands: list[tuple[Card, np.ndarray]] = []  # read by fan.read_fan, angles 0-360 until merged
+    face_down: list[tuple[FaceDown, np.ndarray]] = []
+    unreadable: list[tuple[Unreadable, np.ndarray]] = []
     in_blob = [[s for s in singles if holds(b, s)] for b in blobs]
     read_alone: dict[int, Card | FaceDown | Unreadable] = {}
     for region in singles:
@@ -119,11 +141,11 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, area: np.ndarr
         read_alone[id(region)] = found
         if isinstance(found, Unreadable) and not any(any(s is region for s in inside) for inside in in_blob):
             spread, doubtful = fan.read_fan(frame_bgr, region, others=_outlines_but(region, singles + blobs))
-            if len(fan.merge_both_ends(spread)) > 1:  # a neat overlapping spread can pass for one card
+            if len(fan.merge_both_ends([card for card, _ in spread])) > 1:  # a neat overlapping spread can pass for one card
                 in_hands.extend(spread)
                 unreadable.extend(doubtful)
                 continue
-        {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append(found)
+        {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append((found, cv2.boxPoints(region.rect)))
     for region, inside in zip(blobs, in_blob):
         # Lone cards read (or counted) inside a hand are its top cards: their indices are not read again.
         top = [s for s in inside if not isinstance(read_alone[id(s)], Unreadable)]
@@ -135,20 +157,20 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, area: np.ndarr
         for s in inside:  # a top card the fan reader did read is no longer unreadable
             found = read_alone[id(s)]
             if isinstance(found, Unreadable) and any(cv2.pointPolygonTest(cv2.convexHull(s.contour), c.center, False) >= 0
-                                                     for c in fan_cards):
-                unreadable.remove(found)
-    cards += [replace(c, angle=c.angle % 180) for c in fan.merge_both_ends(in_hands)]
+                                                     for c, _ in fan_cards):
+                unreadable = [(u, corners) for u, corners in unreadable if u is not found]
+    cards += [(replace(c, angle=c.angle % 180), corners) for c, corners in fan.merge_outlined(in_hands)]
     # A full-bleed back's pale print may be cut out as a small "card" the index reader
     # refuses: such a piece does not hide the back, and is no card of its own.
     read_regions = [s for s in singles if not isinstance(read_alone[id(s)], Unreadable)]
     for back in find_borderless_backs(frame_bgr, area, read_regions + blobs):
-        face_down.append(FaceDown("card", (float(back.rect[0][0]), float(back.rect[0][1])),
-                                  _box(cv2.boxPoints(back.rect))))
+        corners = cv2.boxPoints(back.rect)
+        face_down.append((FaceDown("card", (float(back.rect[0][0]), float(back.rect[0][1])), _box(corners)), corners))
         hull = cv2.convexHull(back.contour)
-        unreadable = [u for u in unreadable if cv2.pointPolygonTest(hull, u.center, False) < 0]
-    if calibration is not None:
-        # A fan card's centre is estimated from its index, which may lie in the play area
-        # while most of the card does not: such a card is not in play.
-        cards = [c for c in cards if calibration.contains(c.center)]
-        unreadable = [u for u in unreadable if calibration.contains(u.center)]
-    return TableRead(cards=tuple(cards), face_down=tuple(face_down), unreadable=tuple(unreadable))
+        unreadable = [(u, c) for u, c in unreadable if cv2.pointPolygonTest(hull, u.center, False) < 0]
+    # Judged by each card's own corners: a turned card's box stands off it, and in a hand
+    # the card is known only as estimated from its index.
+    seen = [in_play(calibration, found, corners, "card", "card") for found, corners in cards + face_down + unreadable]
+    return TableRead(cards=tuple(f for f in seen if isinstance(f, Card)),
+                     face_down=tuple(f for f in seen if isinstance(f, FaceDown)),
+                     unreadable=tuple(f for f in seen if isinstance(f, Unreadable)))
