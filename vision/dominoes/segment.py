@@ -184,8 +184,9 @@ def _objects(share, total, inside) -> np.ndarray:
 def _differs(share, total, table_share, table_total) -> np.ndarray:
     chroma2 = sum((p - t) * (p - t) for p, t in zip(share, table_share))
     ratio = total / np.maximum(table_total, 1.0)
-    # The colour share of a dark pixel is mostly noise: ask a dark pixel for more.
-    step = CHROMA_STEP * np.maximum(1.0, 250.0 / np.minimum(total, table_total))
+    # The colour share of a dark pixel is mostly noise: ask a dark pixel for more (a
+    # black one, of total 0, for more than any colour can give).
+    step = CHROMA_STEP * np.maximum(1.0, 250.0 / np.maximum(np.minimum(total, table_total), 1e-6))
     return (chroma2 > step * step) | (ratio > BRIGHTER) | (ratio < DARKER)
 
 
