@@ -93,8 +93,7 @@ class Calibration:
     def holds_box(self, box: tuple[float, float, float, float]) -> bool:
         """holds() for the corners of a box (x0, y0, x1, y1): a die's, which is round
         or square enough that its box is all that is known of its outline."""
-        x0, y0, x1, y1 = box
-        return self.holds((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+        return self.holds(*box_corners(box))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(serial.to_data(self), indent=1))
@@ -117,6 +116,11 @@ class Calibration:
 
 
 Read = TypeVar("Read")
+
+
+def box_corners(box: tuple[float, float, float, float]) -> tuple[Point, Point, Point, Point]:
+    x0, y0, x1, y1 = box
+    return (x0, y0), (x1, y0), (x0, y1), (x1, y1)
 
 
 def in_play(calibration: Calibration | None, found: Read, corners: Sequence[Point] | np.ndarray,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, checked_frame
+from vision.calibration import Calibration, box_corners, checked_frame, in_play
 from vision.d10 import classifier
 from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines, oversized, table_difference,
                              touching_dice, whole_die)
@@ -207,15 +207,17 @@ def _read(frame_bgr: np.ndarray, difference: TableDifference, area: np.ndarray |
     dice: list[D10] = []
     unreadable: list[Unreadable] = []
     for blob, found in zip(blobs, map(judge_looks, looks)):
-        if found is None or calibration is not None and not calibration.contains(found.center):
+        if found is None:
             continue
         # Cut by the play area's or the frame's edge, part of the number can pass for
         # another (a 6 for a 9, an 8 for a 0: docs/vision-cards-d10.md): refused, as
         # the d6 reader refuses.
-        if calibration is not None and not calibration.holds_box(found.box):
-            found = Unreadable("d10", found.center, "die lies across the edge of the play area", found.box)
-        elif outline_overhang(blob.contour, frame_bgr.shape) > EDGE_OVERHANG:
-            found = Unreadable("d10", found.center, "die lies across the edge of the view", found.box)
+        placed = in_play(calibration, found, box_corners(found.box), "d10", "die")
+        if placed is None:
+            continue
+        if placed is found and outline_overhang(blob.contour, frame_bgr.shape) > EDGE_OVERHANG:
+            placed = Unreadable("d10", found.center, "die lies across the edge of the view", found.box)
+        found = placed
         if isinstance(found, D10):
             dice.append(found)
         elif isinstance(found, Unreadable):

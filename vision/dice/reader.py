@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, checked_frame
+from vision.calibration import Calibration, box_corners, checked_frame, in_play
 from vision.dice.candidates import Candidate, find_candidates
 from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, shipped_face_networks,
                                     shipped_networks)
@@ -337,25 +337,24 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: li
     if unclear:
         calls[unclear] = closer_looks(frame_bgr, field, np.array([found[n][3:] for n in unclear]),
                                       np.array([candidates[found[n][0]].side for n in unclear]), face_networks)
-    dice: list[Die] = []
-    unreadable: list[Unreadable] = []
+    reads: list[Die | Unreadable] = []
     for (i, x, y, _, _), angle, verdict in zip(found, angles, calls):
-        centre = (round(x, 1), round(y, 1))
-        if calibration is not None and not calibration.contains(centre):
-            continue
         if verdict[NOT_A_DIE] > _veto(i, doubted):
             continue
+        centre = (round(x, 1), round(y, 1))
         box = _box(x, y, candidates[i].side, angle)
         value, confidence, odd = face_call(verdict)
-        if calibration is not None and not calibration.holds_box(box):
-            unreadable.append(Unreadable("die", centre, "die lies across the edge of the play area", box))
-        elif box_overhang(box, frame_bgr.shape) > EDGE_OVERHANG * candidates[i].side:
-            unreadable.append(Unreadable("die", centre, "die lies across the edge of the view", box))
+        read: Die | Unreadable
+        if box_overhang(box, frame_bgr.shape) > EDGE_OVERHANG * candidates[i].side:
+            read = Unreadable("die", centre, "die lies across the edge of the view", box)
         elif odd > confidence:
-            unreadable.append(Unreadable("die", centre, "die does not lie flat (cocked or stacked)", box))
+            read = Unreadable("die", centre, "die does not lie flat (cocked or stacked)", box)
         elif confidence < MIN_CONFIDENCE:
-            unreadable.append(Unreadable(
-                "die", centre, f"top face unclear (best guess {value} at {confidence:.2f})", box))
+            read = Unreadable("die", centre, f"top face unclear (best guess {value} at {confidence:.2f})", box)
         else:
-            dice.append(Die(value, centre, box, round(confidence, 3)))
-    return TableRead(dice=tuple(dice), unreadable=tuple(unreadable))
+            read = Die(value, centre, box, round(confidence, 3))
+        # The play area's edge comes first: a die it cuts is refused for that whatever else.
+        if (placed := in_play(calibration, read, box_corners(box), "die", "die")) is not None:
+            reads.append(placed)
+    return TableRead(dice=tuple(r for r in reads if isinstance(r, Die)),
+                     unreadable=tuple(r for r in reads if isinstance(r, Unreadable)))

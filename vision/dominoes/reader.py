@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.dominoes import face, pairs, segment
 from vision.dominoes.layout import tile_key
-from vision.calibration import checked_frame
+from vision.calibration import checked_frame, in_play
 from vision.resized_read import look_factor
 from vision.types import Domino, FaceDown, TableRead, Unreadable
 
@@ -333,19 +333,18 @@ def _as_table_read(found, back: float, calibration) -> TableRead:
         corners = corners * back
         centre = tuple(float(v) for v in corners.mean(axis=0))
         box = tuple(float(v) for v in (*corners.min(axis=0), *corners.max(axis=0)))
-        if calibration is not None and not calibration.contains(centre):
-            continue
-        # The tile's own corners, not its box's: a tile lies at any angle, and the
-        # corners of a turned tile's box stand well off it.
-        if calibration is not None and not calibration.holds(*map(tuple, corners)):
-            unreadable.append(Unreadable("domino", centre, "tile lies across the edge of the play area", box))
-        elif read.face_down:
-            face_down.append(FaceDown("domino", centre, box))
+        if read.face_down:
+            tile = FaceDown("domino", centre, box)
         elif read.halves is None:
-            unreadable.append(Unreadable("domino", centre, read.reason, box))
+            tile = Unreadable("domino", centre, read.reason, box)
         else:
             halves, angle = _reading_order(read.halves, corners)
-            dominoes.append(Domino(halves, centre, box, angle, read.confidence, read.reason))
+            tile = Domino(halves, centre, box, angle, read.confidence, read.reason)
+        # Judged by the tile's own corners, not its box's: a tile lies at any angle, and
+        # the corners of a turned tile's box stand well off it.
+        tile = in_play(calibration, tile, corners, "domino", "tile")
+        if tile is not None:
+            {Domino: dominoes, FaceDown: face_down, Unreadable: unreadable}[type(tile)].append(tile)
     return TableRead(dominoes=tuple(_refuse_duplicates(dominoes, unreadable)),
                      face_down=tuple(face_down), unreadable=tuple(unreadable))
 
