@@ -158,3 +158,30 @@ def test_check_bet_refuses_exactly_the_bankrolls_a_round_refuses(game_id):
         assert covered == dealt, f"{game_id}: {chips} chips for {bet}: check_bet {covered}, new_round {dealt}"
         verdicts.append(covered)
     assert verdicts[0] is False and verdicts[-1] is True, "the bet should need some chips, and fewer than 120"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("table, error", [
+    ({"bankrolls": {"ann": "lots"}}, BadBet),
+    ({"bankrolls": {"ann": 2.5}}, BadBet),
+    ({"bankrolls": {"ann": -1}}, BadBet),
+    ({"bankrolls": {"ann": True}}, BadBet),
+    ({"bankrolls": {"ann": None}}, BadBet),  # a seat with no bankroll at all
+    ({"bets": {3: "bet", "zed": "bet"}}, BadBet),  # strangers whose names do not sort together
+    ({"seats": SEATS + (7,)}, TableError),
+    ({"seats": SEATS + ("",)}, TableError),
+    ({"seats": SEATS + ("ann",)}, TableError),
+    ({"seats": 5}, TableError),
+])
+def test_a_bad_table_is_refused_the_same_way_by_every_engine(game_id, table, error):
+    """new_round checks seats, bankrolls and strangers' bets in one shared place
+    (table.rules.seating), so no engine takes a bankroll another refuses, and none
+    answers a bad table with a TypeError."""
+    eng = engine(game_id)
+    seats = table.get("seats", SEATS)
+    bankrolls = open_table(eng).as_dict() | {seat: START for seat in (seats if isinstance(seats, tuple) else ())}
+    bankrolls |= table.get("bankrolls", {})
+    bets = eng.auto_bets(eng.Settings(), SEATS[1:], open_table(eng).as_dict(), random.Random(5))
+    bets |= table.get("bets", {})
+    with pytest.raises(error):
+        eng.new_round(eng.Settings(), seats, bankrolls, bets, banker=SEATS[0])

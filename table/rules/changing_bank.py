@@ -23,6 +23,7 @@ from typing import Mapping
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, TERMINAL
 from table.rules.cards import Card, full_pack, parse_card
+from table.rules.seating import check_table
 
 GAME_ID = "changing-bank"
 DESCRIPTION = "Home blackjack from one pack; a player's natural takes over the bank"
@@ -202,11 +203,7 @@ def new_round(
     gathered and shuffled whole, so `pack` is ignored). The banker does not bet: a
     stake listed for a named banker is ignored unchecked, and one bet by the seat that
     turns out to be the banker is not used."""
-    seats = tuple(seats)
-    _check_seats(seats, bankrolls, banker)
-    strangers = sorted(map(str, set(bets) - set(seats)))
-    if strangers:
-        raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
+    seats = check_table(seats, bankrolls, bets, banker, min_seats=MIN_SEATS, max_seats=MAX_SEATS)
     stakes = tuple((seat, check_bet(settings, seat, bets[seat], bankrolls[seat]))
                    for seat in seats if seat in bets and seat != banker)
     if pack is not None:
@@ -221,17 +218,6 @@ def new_round(
         phase=FIND_BANKER if banker is None else DEAL,
     )
     return _start_deal(state) if banker is not None else state
-
-
-def _check_seats(seats: tuple[str, ...], bankrolls: Mapping[str, int], banker: str | None) -> None:
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats):
-        raise TableError(f"this game needs {MIN_SEATS} to {MAX_SEATS} different seats, not {seats!r}")
-    if banker is not None and banker not in seats:
-        raise TableError(f"the banker {banker!r} is not one of the seats {', '.join(seats)}")
-    for seat in seats:
-        chips = bankrolls.get(seat)
-        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-            raise BadBet(f"{seat}: a bankroll is a whole number of chips, 0 or more, not {chips!r}")
 
 
 def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:

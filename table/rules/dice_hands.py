@@ -19,6 +19,7 @@ from typing import Callable, Mapping
 from table.errors import BadBet, BadValue, IllegalAction
 from table.rules import CHANCE, TERMINAL
 from table.rules.dice import check_die, parse_dice
+from table.rules.seating import check_table
 
 SEAT_ORDER = "seat-order"
 REFUSE = "refuse"
@@ -108,17 +109,7 @@ def open_table(
 ) -> Table:
     """Check every bet before the round starts, so a round never stops half-way on a
     bet; `best_payout` is the most one unit of stake can win (for the "refuse" rule)."""
-    seats = tuple(seats)
-    if len(set(seats)) != len(seats) or len(seats) < 2:
-        raise BadBet(f"a banked dice game needs two or more different seats, not {seats!r}")
-    missing = [seat for seat in seats if seat not in bankrolls]
-    if missing:
-        raise BadBet(f"no bankroll for {', '.join(missing)}")
-    if banker is not None and banker not in seats:
-        raise BadBet(f"the banker {banker!r} is not one of the seats {', '.join(seats)}")
-    strangers = [seat for seat in bets if seat not in seats]
-    if strangers:
-        raise BadBet(f"bets from {', '.join(map(str, strangers))}, who are not seated here")
+    seats = check_table(seats, bankrolls, bets, banker, min_seats=2, seat_error=BadBet)
     stakes = tuple((seat, check_bet(limits, seat, bets[seat], bankrolls[seat]))
                    for seat in seats if seat in bets and seat != banker)
     table = Table(seats, tuple((seat, bankrolls[seat]) for seat in seats), stakes, banker)

@@ -38,6 +38,7 @@ from table.rules.dicey21_pay import (
     match_result,
 )
 from table.rules.dicey21_shoe import PER_RANK_PER_DECK, Shoe
+from table.rules.seating import check_table
 
 GAME_ID = "dicey21"
 DESCRIPTION = "Dicey 21: one or two cards plus three shared dice to score 16-21, with MATCH bets on the dice"
@@ -158,12 +159,7 @@ def new_round(
 ) -> State:
     """`shoe` is the previous round's `state.shoe` (None: a freshly shuffled shoe); it is
     reshuffled here once the cut card has come out. The house banks, so `banker` is unused."""
-    seats = tuple(seats)
-    if len(set(seats)) != len(seats) or len(seats) > settings.max_seats:
-        raise TableError(f"Dicey 21 seats up to {settings.max_seats} players, each once: {seats!r}")
-    strangers = sorted(set(bets) - set(seats))
-    if strangers:
-        raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
+    seats = check_table(seats, bankrolls, bets, max_seats=settings.max_seats)
     hands = tuple(check_bet(settings, seat, bets[seat], bankrolls.get(seat)) for seat in seats if seat in bets)
     players = sum(1 for hand in hands if hand.ante)
     return State(

@@ -18,6 +18,7 @@ from typing import Iterable
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, TERMINAL
+from table.rules.seating import check_table
 from table.rules.tiles import Tile, full_set, parse_tile
 
 GAME_ID = "domino21"
@@ -201,13 +202,6 @@ def _cover_needed(settings: Settings, prices: Iterable[int]) -> int:
     return sum(banker_match(settings, price, OPENING_TILES) for price in prices)
 
 
-def _check_bankrolls(seats: tuple[str, ...], bankrolls: dict) -> None:
-    for seat in seats:
-        chips = bankrolls.get(seat)
-        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-            raise BadBet(f"{seat}: a bankroll is a whole number of chips, not {chips!r}")
-
-
 def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
     """The price per tile, or BadBet: within the limits, and the two opening tiles paid
     for (each later tile is sold only while the bankroll still covers it)."""
@@ -231,16 +225,8 @@ def _pick_banker(settings: Settings, seats: tuple[str, ...], bankrolls: dict, pr
 
 
 def new_round(settings: Settings, seats, bankrolls, bets, banker: str | None = None) -> State:
-    seats = tuple(seats)
+    seats = check_table(seats, bankrolls, bets, banker, min_seats=2, seat_error=BadBet)
     bankrolls = dict(bankrolls)
-    if len(seats) < 2 or len(set(seats)) != len(seats):
-        raise BadBet(f"the table needs two or more distinct seats, not {seats!r}")
-    _check_bankrolls(seats, bankrolls)
-    strangers = sorted(set(bets) - set(seats))
-    if strangers:
-        raise BadBet(f"bets from seats not at the table: {', '.join(map(str, strangers))}")
-    if banker is not None and banker not in seats:
-        raise BadBet(f"the banker {banker!r} is not one of the seats {', '.join(seats)}")
     prices = {seat: check_bet(settings, seat, bet, bankrolls[seat])
               for seat, bet in bets.items() if seat != banker}
     if banker is None:

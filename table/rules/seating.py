@@ -1,0 +1,56 @@
+"""Who may sit down to a round: the one check every engine's new_round makes first.
+
+Every engine takes the same table (seats, bankrolls, bets, banker) from the same
+callers, so the table is checked here once rather than in five copies that had
+already drifted apart (one took a bankroll of "x" or 2.5 and failed later with a
+TypeError; another sorted the names of strangers and crashed on a seat that was not
+text). What really differs between games is a keyword: how many seats the game
+takes, and which error a bad seat list is (BadBet or TableError, as each engine has
+always raised). A bankroll or a stranger's bet is always a BadBet.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from table.errors import BadBet, TableError
+
+
+def check_table(
+    seats: object,
+    bankrolls: Mapping[str, int],
+    bets: Mapping[str, object],
+    banker: str | None = None,
+    *,
+    min_seats: int = 0,
+    max_seats: int | None = None,
+    seat_error: type[TableError] = TableError,
+) -> tuple[str, ...]:
+    """The seats as a tuple, or an error that changes nothing: names that are
+    non-empty text, each once, min_seats..max_seats of them; the banker (if named)
+    one of them; a whole bankroll of 0 or more chips for every seat; no bet from a
+    seat that is not at the table."""
+    try:
+        seats = tuple(seats)
+    except TypeError:
+        raise seat_error(f"the seats are a list of names, not {seats!r}") from None
+    if not all(isinstance(seat, str) and seat for seat in seats):
+        raise seat_error(f"every seat is a name, not {seats!r}")
+    if len(set(seats)) != len(seats) or len(seats) < min_seats or (max_seats is not None and len(seats) > max_seats):
+        raise seat_error(f"the table seats {_how_many(min_seats, max_seats)} players, each once, not {seats!r}")
+    if banker is not None and banker not in seats:
+        raise seat_error(f"the banker {banker!r} is not one of the seats {', '.join(seats)}")
+    for seat in seats:
+        chips = bankrolls.get(seat)
+        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+            raise BadBet(f"{seat}: a bankroll is a whole number of chips, 0 or more, not {chips!r}")
+    strangers = sorted(map(str, set(bets) - set(seats)))
+    if strangers:
+        raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
+    return seats
+
+
+def _how_many(low: int, high: int | None) -> str:
+    if high is None:
+        return f"{low} or more"
+    return f"up to {high}" if low <= 1 else f"{low} to {high}"
