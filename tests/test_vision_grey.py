@@ -1,6 +1,7 @@
 """A camera set to grey (or an infrared night mode): the d6 networks read such frames
-with confident wrong values (docs/vision.md, "Weak colour"), so the whole view is
-refused with the reason, and frames with any colour at all are read as before."""
+with confident wrong values, and the other readers miss many of their objects
+(docs/vision.md, "Weak colour"), so every reader refuses the whole view with the
+reason, and frames with any colour at all are read as before."""
 
 import json
 from pathlib import Path
@@ -8,29 +9,48 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+import pytest
+
+from vision.cards import read_cards
+from vision.colour import GREY_SPREAD, is_grey
+from vision.d10 import read_d10
 from vision.dice import read_dice
-from vision.dice.reader import GREY_SPREAD, is_grey
+from vision.dominoes import read_dominoes
+from vision.read import read_table
 
-FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
-LABELS = json.loads((FIXTURES / "labels.json").read_text())
+IMAGES = Path(__file__).resolve().parents[1] / "calibration_images"
+# Each reader, the kind of its refusals, the field of its reads and its fixture set.
+READERS = [(read_dice, "die", "dice", "dice"), (read_d10, "d10", "d10", "d10"),
+           (read_dominoes, "domino", "dominoes", "dominoes"), (read_cards, "card", "cards", "cards")]
 
 
-def _fixture(n: int = 0) -> np.ndarray:
-    return cv2.imread(str(FIXTURES / "images" / sorted(LABELS)[n]))
+def _fixture(n: int = 0, kind: str = "dice") -> np.ndarray:
+    return cv2.imread(str(IMAGES / kind / "images" / sorted(json.loads((IMAGES / kind / "labels.json").read_text()))[n]))
 
 
 def _grey(frame: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
-def test_a_grey_frame_is_one_refusal_for_the_whole_view():
-    frame = _fixture()
-    assert read_dice(frame).dice  # in colour, dice are read
-    read = read_dice(_grey(frame))
-    assert read.dice == ()
+@pytest.mark.parametrize("reader, kind, field, fixtures", READERS, ids=[r[2] for r in READERS])
+def test_a_grey_frame_is_one_refusal_for_the_whole_view(reader, kind, field, fixtures):
+    frame = _fixture(0, fixtures)
+    assert getattr(reader(frame), field)  # in colour, its objects are read
+    read = reader(_grey(frame))
+    assert read == type(read)(unreadable=read.unreadable)
     (refusal,) = read.unreadable
+    assert refusal.kind == kind
     assert "no colour" in refusal.reason and "set the camera to colour" in refusal.reason
     assert refusal.box == (0.0, 0.0, float(frame.shape[1]), float(frame.shape[0]))
+
+
+def test_reading_everything_on_a_grey_frame_gives_each_reader_s_refusal():
+    """Whole-view refusals are no objects, so none is dropped as part of another's."""
+    frame = _grey(_fixture(0, "cards"))
+    read = read_table(frame)
+    assert sorted(u.kind for u in read.unreadable) == sorted(kind for _, kind, _, _ in READERS)
+    assert all("set the camera to colour" in u.reason for u in read.unreadable)
+    assert (read.dice, read.d10, read.dominoes, read.cards, read.face_down) == ((), (), (), (), ())
 
 
 def test_grey_survives_jpeg_and_is_told_at_any_size():
@@ -52,7 +72,8 @@ def test_faint_colour_anywhere_is_colour():
     assert not is_grey(_fixture())
 
 
-def test_every_dice_fixture_in_colour_is_read_not_refused_as_grey():
-    for name in sorted(LABELS):
-        frame = cv2.imread(str(FIXTURES / "images" / name))
-        assert not is_grey(frame), name
+def test_no_fixture_in_colour_is_taken_for_grey():
+    frames = sorted(IMAGES.glob("*/images/*.*")) + sorted(IMAGES.glob("sessions/*/frames/*.*"))
+    assert len(frames) > 150
+    for path in frames:
+        assert not is_grey(cv2.imread(str(path))), path.name

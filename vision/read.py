@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from vision.calibration import Calibration, checked_frame
+from vision.colour import is_grey
 from vision.types import Box, Card, Domino, Point, TableRead, Unreadable, inside
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
@@ -176,4 +177,6 @@ def read_table(frame_bgr: np.ndarray, calibration: Calibration | None = None,
             parts.append(TableRead(notes=(f"{kind} reader unavailable: {err}",)))
             continue
         parts.append(reader(frame_bgr, calibration))
-    return resolve_overlaps(merge(parts), readers)
+    # A grey frame is one refusal of the whole view from each reader: none of them is
+    # an object that the others' refusals could be part of.
+    return merge(parts) if is_grey(frame_bgr) else resolve_overlaps(merge(parts), readers)

@@ -13,6 +13,7 @@ from vision.cards.backs import find_borderless_backs
 from vision.cards.find import Region, find_card_regions, holds
 from vision.cards.working_size import NEAR_ONE, TARGET, working_factor
 from vision.calibration import Calibration, checked_frame, in_play
+from vision.colour import grey_refusal
 from vision.resized_read import look_factor, read_in_frame, shrunk
 from vision.types import Card, FaceDown, TableRead, Unreadable
 
@@ -102,6 +103,8 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     face down or missed without a word, and one whose middle lay outside was sometimes
     reported."""
     frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
+    if (refusal := grey_refusal(frame_bgr, "card", "cards")) is not None:
+        return refusal
     shrink = look_factor(frame_bgr.shape)
     frame, frame_calibration = shrunk(frame_bgr, calibration, shrink)
     area = _area(frame, frame_calibration)

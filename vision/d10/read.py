@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, box_corners, checked_frame, in_play
+from vision.colour import grey_refusal
 from vision.d10 import classifier
 from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines, oversized, table_difference,
                              touching_dice, whole_die)
@@ -172,6 +173,8 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     stands where the frame itself found nothing (dice touching in a square are read
     at the frame's own size)."""
     frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
+    if (refusal := grey_refusal(frame_bgr, "d10", "d10 dice")) is not None:
+        return refusal
     area = calibration.mask(frame_bgr.shape, past_edge=True) if calibration is not None else None
     die_px = calibration.die_px if calibration is not None else None
     difference = table_difference(frame_bgr)

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, box_corners, checked_frame, in_play
+from vision.colour import grey_reason, is_grey, whole_view
 from vision.dice.candidates import Candidate, find_candidates
 from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, shipped_face_networks,
                                     shipped_networks)
@@ -48,11 +49,6 @@ TOO_GRAINY = 8.0
 # and 1989, while coarse grain gave 4000-10000 candidates and reads of up to 25 s.
 MOST_COVERED = 0.5
 MOST_CANDIDATES = 4000
-# A frame whose three channels never differ by more than this comes from a camera set
-# to grey (or an infrared mode): the networks read such frames badly and confidently
-# (docs/vision.md, "Weak colour"), so they are refused. The least colourful fixture
-# differs by 9 somewhere, the least colourful photo by 15; a grey JPEG stays at 0.
-GREY_SPREAD = 3
 
 
 def _box(x: float, y: float, side: float, angle: float) -> tuple[float, float, float, float]:
@@ -242,8 +238,7 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     checked_frame(frame_bgr, calibration)
     try:
         if is_grey(frame_bgr):
-            raise _NoTable("the picture has no colour, and d6 faces are read by colour as well as by light: "
-                           "set the camera to colour")
+            raise _NoTable(grey_reason("dice"))
         sigma = grain(frame_bgr)
         if sigma > TOO_GRAINY:
             raise _NoTable(f"the picture is too grainy to read dice (noise of {sigma:.0f} grey levels): "
@@ -253,25 +248,12 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         if candidates is None:
             candidates, _ = _candidates(frame, frame_calibration)
     except _NoTable as refusal:
-        h, w = frame_bgr.shape[:2]
-        return TableRead(unreadable=(Unreadable("die", (w / 2, h / 2), str(refusal), (0.0, 0.0, float(w), float(h))),))
+        return TableRead(unreadable=(whole_view(frame_bgr, "die", str(refusal)),))
     read = _read(frame, frame_calibration, candidates, networks, face_networks)
     return read if frame is source else read_in_frame(read, frame.shape, source.shape)
 
 
 _MORE_LIGHT = "light the table better or lower the camera's gain"
-
-
-def is_grey(frame_bgr: np.ndarray) -> bool:
-    """Whether no pixel's channels differ by more than GREY_SPREAD, judged on every
-    fourth pixel of every fourth row (a colour camera's chroma noise alone exceeds it
-    in hundreds of those). A sparser sample answers first for the usual colour frame."""
-    return all(_spread(frame_bgr[::step, ::step]) <= GREY_SPREAD for step in (16, 4))
-
-
-def _spread(pixels: np.ndarray) -> float:
-    b, g, r = cv2.split(np.ascontiguousarray(pixels))
-    return cv2.minMaxLoc(cv2.max(cv2.max(cv2.absdiff(b, g), cv2.absdiff(g, r)), cv2.absdiff(b, r)))[1]
 
 
 class _NoTable(Exception):

@@ -17,6 +17,7 @@ import numpy as np
 from vision.dominoes import face, pairs, segment
 from vision.dominoes.layout import tile_key
 from vision.calibration import checked_frame, in_play
+from vision.colour import grey_refusal
 from vision.resized_read import look_factor
 from vision.types import Domino, FaceDown, TableRead, Unreadable
 
@@ -52,6 +53,8 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     a die there: cut off at the edge, the part inside was read as another tile (half a
     5-6 as a 1-1)."""
     frame_bgr = checked_frame(frame_bgr, calibration)
+    if (refusal := grey_refusal(frame_bgr, "domino", "domino tiles")) is not None:
+        return refusal
     scale = look_factor(frame_bgr.shape)
     found = _read_scaled(frame_bgr, calibration, scale)
     sizes = [_short_side(c) for c, read in found if read.halves or read.face_down]

@@ -1,0 +1,46 @@
+"""Frames from a camera set to grey (or an infrared night mode), refused by every
+reader: the d6 networks read such frames with confident wrong values, and the d10,
+domino and card readers, which find their objects by colour as well as by light,
+miss a fifth to two fifths of them without a word (docs/vision.md, "Weak colour").
+One refusal of the whole view says what to fix, where a short count would only make
+the round ask again and again."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.types import TableRead, Unreadable
+
+# A frame whose three channels never differ by more than this is grey. The least
+# colourful fixture differs by 9 somewhere, the least colourful photo by 15; a grey
+# JPEG stays at 0.
+GREY_SPREAD = 3
+
+
+def is_grey(frame_bgr: np.ndarray) -> bool:
+    """Whether no pixel's channels differ by more than GREY_SPREAD, judged on every
+    fourth pixel of every fourth row (a colour camera's chroma noise alone exceeds it
+    in hundreds of those). A sparser sample answers first for the usual colour frame."""
+    return all(_spread(frame_bgr[::step, ::step]) <= GREY_SPREAD for step in (16, 4))
+
+
+def _spread(pixels: np.ndarray) -> float:
+    b, g, r = cv2.split(np.ascontiguousarray(pixels))
+    return cv2.minMaxLoc(cv2.max(cv2.max(cv2.absdiff(b, g), cv2.absdiff(g, r)), cv2.absdiff(b, r)))[1]
+
+
+def grey_reason(things: str) -> str:
+    return f"the picture has no colour, and {things} are found and read by colour as well as by light: set the camera to colour"
+
+
+def grey_refusal(frame_bgr: np.ndarray, kind: str, things: str) -> TableRead | None:
+    """One Unreadable of `kind` over the whole view when the frame is grey, else None."""
+    if not is_grey(frame_bgr):
+        return None
+    return TableRead(unreadable=(whole_view(frame_bgr, kind, grey_reason(things)),))
+
+
+def whole_view(frame_bgr: np.ndarray, kind: str, reason: str) -> Unreadable:
+    h, w = frame_bgr.shape[:2]
+    return Unreadable(kind, (w / 2, h / 2), reason, (0.0, 0.0, float(w), float(h)))
