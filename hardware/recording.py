@@ -24,6 +24,9 @@ from table.serial import CorruptRecord
 from vision.image_io import NotAnImage, load_bgr
 
 FORMAT = 1
+# Everything a session holds; a reader refuses any other kind, so one damaged byte in
+# "input" cannot make a replay silently skip what the driver was fed.
+KINDS = ("input", "frame", "round", "action", "settlement", "note")
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,7 @@ class Manifest:
 @dataclass(frozen=True)
 class Event:
     t: float
-    kind: str  # "input" (fed to the driver), "frame", "round", "action", "settlement", "note"
+    kind: str  # one of KINDS: "input" (fed to the driver), "frame", "round", "action", "settlement", "note"
     data: Any
 
 
@@ -74,6 +77,8 @@ class SessionWriter:
         self._start = time.monotonic()
 
     def log(self, kind: str, data: Any = None, t: float | None = None) -> Event:
+        if kind not in KINDS:
+            raise ValueError(f"no event is of kind {kind!r}: a session holds {', '.join(KINDS)}")
         event = Event(round(time.monotonic() - self._start if t is None else t, 4), kind, data)
         self._events.write(json.dumps(serial.to_data(event), separators=(",", ":")) + "\n")
         self._events.flush()
@@ -147,8 +152,10 @@ class SessionReader:
 
 
 def _checked(event: Event) -> Event:
-    """A frame event is followed by path and number wherever a replay goes; check it here,
-    where the line number is known."""
+    """An event of a kind no session holds, and a frame event without the path and number
+    a replay follows, are refused here, where the line number is known."""
+    if event.kind not in KINDS:
+        raise CorruptRecord(f"no event is of kind {event.kind!r}: a session holds {', '.join(KINDS)}")
     if event.kind == "frame" and not (isinstance(event.data, dict) and isinstance(event.data.get("path"), str)
                                       and type(event.data.get("index")) is int):
         raise CorruptRecord(f"a frame event needs a path and a frame number, not {event.data!r}")

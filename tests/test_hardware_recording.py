@@ -6,6 +6,7 @@ import pytest
 from hardware.frames import Frame
 from hardware.recording import (EndOfRecording, Manifest, RecordedSource, SessionReader, SessionWriter,
                                 new_session_folder)
+from table.driver import Press, SettledRead
 from table.serial import CorruptRecord
 from vision.types import Die, TableRead
 
@@ -13,19 +14,19 @@ from vision.types import Die, TableRead
 def record(folder):
     manifest = Manifest(game="dicey21", seats=("ann", "bob"), versions={"tabletop21": "test"})
     with SessionWriter(folder, manifest) as writer:
-        writer.log("button", "shake", t=0.5)
+        writer.log("input", Press("shake"), t=0.5)
         image = np.zeros((60, 80, 3), np.uint8)
         image[20:40, 30:50] = 255
         writer.save_frame(Frame(image, 1, 0.6), t=0.6)
-        writer.log("read", TableRead(dice=(Die(4, (40.0, 30.0), (30.0, 20.0, 50.0, 40.0), 0.99),)), t=0.7)
+        writer.log("input", SettledRead(TableRead(dice=(Die(4, (40.0, 30.0), (30.0, 20.0, 50.0, 40.0), 0.99),))), t=0.7)
     return folder
 
 
 def test_a_session_reads_back_exactly(tmp_path):
     reader = SessionReader(record(tmp_path / "s"))
     assert reader.manifest.seats == ("ann", "bob")
-    assert [e.kind for e in reader.events] == ["button", "frame", "read"]
-    assert reader.of_kind("read")[0].data.dice[0].value == 4
+    assert [e.kind for e in reader.events] == ["input", "frame", "input"]
+    assert reader.of_kind("input")[1].data.read.dice[0].value == 4
     source = RecordedSource(reader)
     frame = source.read()
     assert frame.image.shape == (60, 80, 3) and frame.image[30, 40].mean() > 200
@@ -61,6 +62,13 @@ def test_not_a_session_and_hostile_frame_paths_are_refused(tmp_path):
         RecordedSource(SessionReader(tmp_path / "s")).read()
 
 
+def test_the_writer_writes_only_what_the_reader_takes(tmp_path):
+    with SessionWriter(tmp_path / "s", Manifest(game="dicey21", seats=("x",))) as writer:
+        with pytest.raises(ValueError, match="no event is of kind 'button'"):
+            writer.log("button", "shake")
+    assert SessionReader(tmp_path / "s").events == ()
+
+
 def test_a_session_folder_is_never_overwritten(tmp_path):
     folder = record(tmp_path / "s")
     with pytest.raises(FileExistsError):
@@ -88,6 +96,8 @@ def rewrite_line(folder, number, change):
     (lambda line: line.replace(b'"path":"frames/000001.jpg"', b'"path":5'), "events.jsonl:2: a frame event needs"),
     (lambda line: line.replace(b'"data":{"path"', b'"data":null,"x":{"path"'), "events.jsonl:2: .*Event has no field 'x'"),
     (lambda line: line.replace(b'"index":1', b'"index":"x"'), "events.jsonl:2: a frame event needs"),
+    # one flipped bit in "input": replayed, the press would silently not happen
+    (lambda line: line.replace(b'"kind":"frame"', b'"kind":"fRame"'), "events.jsonl:2: no event is of kind 'fRame'"),
 ])
 def test_damaged_events_are_refused_with_file_and_line(tmp_path, change, words):
     folder = record(tmp_path / "s")
