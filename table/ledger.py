@@ -25,6 +25,8 @@ class Ledger:
     @staticmethod
     def open(bankrolls: Mapping[str, int], credit: tuple[str, ...] = ()) -> "Ledger":
         for account, chips in bankrolls.items():
+            if not isinstance(account, str) or not account:
+                raise BadBet(f"an account is a name, not {account!r}")
             if isinstance(chips, bool) or not isinstance(chips, int):
                 raise BadBet(f"{account}: a bankroll is a whole number of chips, not {chips!r}")
             if chips < 0 and account not in credit:

@@ -3,6 +3,7 @@ open round can be resumed or voided after a crash."""
 
 import pytest
 
+from table.errors import TableError
 from table.ledger import LedgerError
 from table.serial import CorruptRecord
 from table.store import BankrollStore, StoreError
@@ -103,3 +104,17 @@ def test_a_damaged_bankroll_file_is_refused_in_words(tmp_path):
         store.close()
         with pytest.raises(StoreError, match="damaged.*ann"):
             BankrollStore(path)
+
+
+@pytest.mark.parametrize("account", [None, 3, ""])
+def test_a_bankroll_without_a_name_is_refused_before_the_file_is_touched(tmp_path, account):
+    """Refused only when read back, a nameless account used to stay in the file and
+    lock the table out of it for good; and 3 came back as the name '3'."""
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store.open_table({"ann": 50})
+    with pytest.raises(TableError):
+        store.open_table({"ann": 50, account: 5})
+    store.close()
+    reopened = BankrollStore(tmp_path / "bank.sqlite")
+    assert reopened.ledger().as_dict() == {"ann": 50}
+    reopened.close()
