@@ -157,7 +157,7 @@ def _checked(event: Event) -> Event:
     if event.kind not in KINDS:
         raise CorruptRecord(f"no event is of kind {event.kind!r}: a session holds {', '.join(KINDS)}")
     if event.kind == "frame" and not (isinstance(event.data, dict) and isinstance(event.data.get("path"), str)
-                                      and type(event.data.get("index")) is int):
+                                      and "\0" not in event.data["path"] and type(event.data.get("index")) is int):
         raise CorruptRecord(f"a frame event needs a path and a frame number, not {event.data!r}")
     return event
 

@@ -98,6 +98,8 @@ def rewrite_line(folder, number, change):
     (lambda line: line.replace(b'"index":1', b'"index":"x"'), "events.jsonl:2: a frame event needs"),
     # one flipped bit in "input": replayed, the press would silently not happen
     (lambda line: line.replace(b'"kind":"frame"', b'"kind":"fRame"'), "events.jsonl:2: no event is of kind 'fRame'"),
+    (lambda line: line.replace(b'"path":"frames/000001.jpg"', b'"path":"frames/\\u0000.jpg"'),
+     "events.jsonl:2: a frame event needs"),  # was a bare ValueError from the file system at replay
 ])
 def test_damaged_events_are_refused_with_file_and_line(tmp_path, change, words):
     folder = record(tmp_path / "s")
