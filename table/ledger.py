@@ -49,7 +49,7 @@ class Ledger:
     def post(self, settlement: Mapping[str, int]) -> "Ledger":
         """Apply one round's net results; refuse the whole round if anything is off."""
         balances = self.as_dict()
-        unknown = sorted(set(settlement) - set(balances))
+        unknown = sorted(map(repr, set(settlement) - set(balances)))
         if unknown:
             raise LedgerError(f"settlement names accounts not at the table: {', '.join(unknown)}")
         if any(isinstance(v, bool) or not isinstance(v, int) for v in settlement.values()):

@@ -18,6 +18,7 @@ def test_settlement_moves_chips_without_creating_any():
     [
         ({"ann": 10}, "does not balance"),
         ({"ann": -10, "zed": 10}, "not at the table"),
+        ({"ann": -10, "zed": 5, 3: 5}, "not at the table: 'zed', 3"),
         ({"ann": -101, "bob": 101}, "ann would go to -1"),
         ({"ann": 1.5, "bob": -1.5}, "whole chips"),
     ],
