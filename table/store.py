@@ -52,7 +52,11 @@ class OpenRound:
 class BankrollStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path} cannot be opened as a bankroll file ({err}); "
+                             "check that its folder exists and is writable") from None
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")  # a commit is on disk before we go on

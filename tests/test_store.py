@@ -118,3 +118,9 @@ def test_a_bankroll_without_a_name_is_refused_before_the_file_is_touched(tmp_pat
     reopened = BankrollStore(tmp_path / "bank.sqlite")
     assert reopened.ledger().as_dict() == {"ann": 50}
     reopened.close()
+
+
+def test_a_bankroll_file_that_cannot_be_opened_is_refused_in_words(tmp_path):
+    for path in (tmp_path / "no such folder" / "bank.sqlite", tmp_path):
+        with pytest.raises(StoreError, match="cannot be opened"):
+            BankrollStore(path)
