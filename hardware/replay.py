@@ -76,13 +76,17 @@ def same_read(recorded: TableRead, today: TableRead, tolerance: float = 4.0) -> 
 def session_readers(reader: SessionReader) -> Callable[[np.ndarray], TableRead]:
     """The readers the session was recorded with, run by today's code on the same
     calibration (a session recorded before calibrations were kept read without one)."""
+    from vision.read import READERS
+
     settings = _settings(reader)
     driver = table_for(reader).driver
-    kinds = tuple(settings.get("readers") or reader_kinds(driver.game, driver.typed_kinds))
+    kinds = settings.get("readers") or reader_kinds(driver.game, driver.typed_kinds)
+    if not isinstance(kinds, (list, tuple)) or not all(isinstance(kind, str) and kind in READERS for kind in kinds):
+        raise CorruptRecord(f"{reader.folder}: the manifest's readers {kinds!r} are not readers: {', '.join(READERS)}")
     calibration = settings.get("calibration")
     if not (calibration is None or isinstance(calibration, Calibration)):
         raise CorruptRecord(f"{reader.folder}: the manifest's calibration is not a calibration")
-    return table_reader(kinds, calibration)
+    return table_reader(tuple(kinds), calibration)
 
 
 def table_for(reader: SessionReader) -> Table:

@@ -5,6 +5,7 @@ import json
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
 from hardware.appliance import Appliance, Table
 from hardware.frames import CameraLost, Frame
@@ -13,6 +14,7 @@ from hardware.replay import replay_session
 from table.driver import Driver, house_account
 from table.ledger import Ledger
 from table.rules import HOUSE
+from table.serial import CorruptRecord
 from table.store import BankrollStore
 from vision.types import Die, TableRead
 
@@ -109,6 +111,17 @@ def test_check_shows_the_first_difference(tmp_path):
     diff = replay_session(tmp_path / "session")
     assert diff.what == "settlement" and diff.event_no <= settlement_line + 1
     assert diff.recorded["ann"] == -5 and diff.today["ann"] == -10 and "-5" in str(diff)
+
+
+@pytest.mark.parametrize("readers", [["xray"], "dice", 5, [["dice"]]])
+def test_a_manifest_naming_readers_there_are_not_is_refused_in_words(tmp_path, readers):
+    play_recorded_round(tmp_path / "session")
+    path = tmp_path / "session" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["settings"]["readers"] = readers
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(CorruptRecord, match="the manifest's readers .* are not readers: dice, d10, dominoes, cards"):
+        replay_session(tmp_path / "session", check=True)
 
 
 def test_a_lost_camera_shows_the_error_screen_and_the_round_carries_on(tmp_path):
