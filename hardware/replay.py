@@ -21,6 +21,7 @@ from table.ledger import Ledger
 from table.serial import CorruptRecord, to_data
 from table.view import TableView
 from vision.calibration import Calibration
+from vision.image_io import NotAnImage
 from vision.types import TableRead
 
 COMPARED = ("action", "settlement")
@@ -144,7 +145,11 @@ def replay_session(
             if check:
                 if frame_image is None:
                     raise CorruptRecord(f"event {number}: a read with no frame recorded before it")
-                today = read(frame_image)
+                try:
+                    today = read(frame_image)
+                except NotAnImage as err:  # too small, or not the size of the recorded calibration
+                    raise CorruptRecord(f"{reader.folder}: event {number}: today's readers refuse the recorded "
+                                        f"frame: {err}") from None
                 if not same_read(fed.read, today):
                     return Difference(number, "read", fed.read, today)
                 fed = SettledRead(today)

@@ -4,6 +4,7 @@ recorded, persisted, and replayed identically; a changed reader is caught by --c
 import json
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import pytest
 
@@ -111,6 +112,14 @@ def test_check_shows_the_first_difference(tmp_path):
     diff = replay_session(tmp_path / "session")
     assert diff.what == "settlement" and diff.event_no <= settlement_line + 1
     assert diff.recorded["ann"] == -5 and diff.today["ann"] == -10 and "-5" in str(diff)
+
+
+def test_check_refuses_a_recorded_frame_todays_readers_cannot_read_naming_the_event(tmp_path):
+    play_recorded_round(tmp_path / "session")
+    (frame,) = (tmp_path / "session" / "frames").iterdir()
+    frame.write_bytes(cv2.imencode(".jpg", np.zeros((4, 4, 3), np.uint8))[1].tobytes())  # decodes, but 4x4
+    with pytest.raises(CorruptRecord, match=r"event \d+: today.s readers refuse the recorded frame: .*\(4, 4, 3\)"):
+        replay_session(tmp_path / "session", check=True)
 
 
 @pytest.mark.parametrize("readers", [["xray"], "dice", 5, [["dice"]]])
