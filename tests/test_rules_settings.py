@@ -35,6 +35,9 @@ def test_typed_text_becomes_the_fields_type():
     ("blackjack-dice", {"banker_one": "always"}, "banker_one is one of choose, eleven"),
     ("domino21", {"bank_over": "maybe"}, "bank_over must be one of pays-match"),
     ("changing-bank", {"min_bet": 9}, "1 <= min_bet <= max_bet"),
+    # a negative Blackjack payout took a winner's chips, overdrawing a player who staked all he had
+    ("dice-blackjack", {"blackjack_pays": -3}, "blackjack_pays is a whole number of stakes, 0 or more, not -3"),
+    ("blackjack-dice", {"blackjack_pays": "-1"}, "blackjack_pays is a whole number of stakes, 0 or more, not -1"),
     ("poker", {}, "unknown game 'poker'"),
 ])
 def test_a_wrong_rule_is_a_clear_error(game_id, rules, words):

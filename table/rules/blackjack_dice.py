@@ -47,6 +47,7 @@ class Settings(Limits):
         super().__post_init__()
         if self.banker_one not in BANKER_ONE_RULES:
             raise BadValue(f"banker_one is one of {', '.join(BANKER_ONE_RULES)}, not {self.banker_one!r}")
+        shared.check_blackjack_pays(self.blackjack_pays)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,10 @@ class Settings(Limits):
     blackjack_pays: int = 2
     blackjack_even_if_bust: bool = True
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        shared.check_blackjack_pays(self.blackjack_pays)
+
 
 @dataclass(frozen=True)
 class Use:

@@ -78,6 +78,13 @@ class Limits:
             raise BadValue(f"short_banker is one of {', '.join(SHORT_BANKER_RULES)}, not {self.short_banker!r}")
 
 
+def check_blackjack_pays(pays: object) -> None:
+    """A Blackjack pays whole stakes, none or more: a negative payout would take a
+    winner's chips, more than the one stake check_bet made sure the player holds."""
+    if isinstance(pays, bool) or not isinstance(pays, int) or pays < 0:
+        raise BadValue(f"blackjack_pays is a whole number of stakes, 0 or more, not {pays!r}")
+
+
 @dataclass(frozen=True)
 class Table:
     """Who sits where, with what, and who bet; the banker may still be unknown while
