@@ -92,6 +92,8 @@ def load_config(path: str | Path | None) -> ApplianceConfig:
         raise ConfigError(f"{path}: no such settings file") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    except OSError as err:  # a folder, no permission
+        raise ConfigError(f"{path}: cannot read the settings file ({err.strerror or err})") from None
     config = ApplianceConfig()
     for section in fields(ApplianceConfig):
         given = data.pop(section.name, {})

@@ -23,6 +23,11 @@ def test_a_file_overrides_fields(tmp_path):
     assert config.gpio.leds == {"ready": 5, "win": 6}
 
 
+def test_a_settings_path_that_is_a_folder_is_explained(tmp_path):
+    with pytest.raises(ConfigError, match=f"{tmp_path}: cannot read the settings file"):
+        load_config(tmp_path)
+
+
 def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
     path = tmp_path / "t.toml"
     path.write_text('[table]\ngame = "dice-blackjack"\n[rules]\nmax_bet = 50\nshort_banker = "refuse"\n')
