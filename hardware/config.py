@@ -142,6 +142,8 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
     for seat, text in config.table.bets.items():
         if seat not in config.table.seats:
             raise ConfigError(f"[table.bets] {seat!r} is not one of the seats")
+        if not isinstance(text, str):
+            raise ConfigError(f"[table.bets] {seat}: a bet is text such as \"10\", not {text!r}")
         try:
             eng.parse_bets(settings, text)
         except TableError as err:

@@ -46,6 +46,7 @@ def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
         ('[input]\ncards = "psychic"\n', "typed"),
         ('[table.bets]\n"Seat 1" = "10 3:x"\n', "Seat 1"),
         ('[table.bets]\nNobody = "10"\n', "not one of the seats"),
+        ('[table.bets]\n"Seat 1" = 10\n', r"\[table.bets\] Seat 1: a bet is text such as \"10\", not 10"),
         ('[table]\nseats = ["Ann", "B\\u0000b"]\n', "'B\\\\x00b' is not a name"),
         ('[table]\nseats = ["Ann", "  "]\n', "not a name"),
         ('[table]\nseats = ["Ann", 2]\n', "2 is not a name"),
