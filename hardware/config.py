@@ -5,6 +5,7 @@ wrong one is explained field by field instead of failing somewhere later."""
 
 from __future__ import annotations
 
+import math
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field, fields, replace
@@ -158,6 +159,9 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
             raise ConfigError(f"[gpio] {name} = {pin!r}: the Pi's header has BCM pins 2 to 27")
     if len(set(pins.values())) != len(pins):
         raise ConfigError("[gpio] two devices share a pin")
+    for key in ("bounce_time", "hold_time"):
+        if not 0 <= getattr(config.gpio, key) < math.inf:
+            raise ConfigError(f"[gpio] {key} = {getattr(config.gpio, key)!r}: a time in seconds, 0 or more")
     for key in ("cards", "d10", "dominoes"):
         if getattr(config.input, key) not in ("typed", "camera"):
             raise ConfigError(f"[input] {key} must be \"typed\" or \"camera\"")

@@ -53,6 +53,8 @@ def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
         ("[gpio.leds]\nready = 99\n", "leds.ready = 99: .*BCM pins 2 to 27"),
         ("[gpio]\nshake = 1\n", "shake = 1"),
         ('[gpio.leds]\nready = "5"\n', "leds.ready = '5'"),
+        ("[gpio]\nhold_time = -1\n", r"\[gpio\] hold_time = -1.0: .*seconds, 0 or more"),  # was "add the user to 'gpio'"
+        ("[gpio]\nbounce_time = nan\n", r"\[gpio\] bounce_time = nan: "),
         ("[rules]\ncolour = 1\n", r"t\.toml: \[rules\] dicey21 has no rule 'colour'; its rules are: decks"),
         ('[rules]\ndecks = "many"\n', r"t\.toml: \[rules\] rule decks is a whole number \(default 6\), not 'many'"),
         ("[rules]\ndecks = 0\n", r"t\.toml: \[rules\] dicey21 rules: "),
