@@ -159,7 +159,7 @@ def new_round(
 ) -> State:
     """`shoe` is the previous round's `state.shoe` (None: a freshly shuffled shoe); it is
     reshuffled here once the cut card has come out. The house banks, so `banker` is unused."""
-    seats = check_table(seats, bankrolls, bets, max_seats=settings.max_seats)
+    seats = check_table(seats, bankrolls, bets, max_seats=settings.max_seats, reserved=(HOUSE,))
     hands = tuple(check_bet(settings, seat, bets[seat], bankrolls.get(seat)) for seat in seats if seat in bets)
     players = sum(1 for hand in hands if hand.ante)
     return State(

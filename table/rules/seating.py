@@ -25,9 +25,12 @@ def check_table(
     min_seats: int = 0,
     max_seats: int | None = None,
     seat_error: type[TableError] = TableError,
+    reserved: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The seats as a tuple, or an error that changes nothing: names that are
-    non-empty text, each once, min_seats..max_seats of them; the banker (if named)
+    non-empty text, each once, min_seats..max_seats of them, none of them `reserved`
+    (a house-banked game's HOUSE account, whose chips a seat of that name would
+    share, so its settlement could not add up); the banker (if named)
     one of them; a whole bankroll of 0 or more chips for every seat; no bet from a
     seat that is not at the table."""
     try:
@@ -36,6 +39,9 @@ def check_table(
         raise seat_error(f"the seats are a list of names, not {seats!r}") from None
     if not all(isinstance(seat, str) and seat for seat in seats):
         raise seat_error(f"every seat is a name, not {seats!r}")
+    taken = [seat for seat in seats if seat in reserved]
+    if taken:
+        raise seat_error(f"{taken[0]!r} is the house's account in this game, not a seat: give the seat another name")
     if len(set(seats)) != len(seats) or len(seats) < min_seats or (max_seats is not None and len(seats) > max_seats):
         raise seat_error(f"the table seats {_how_many(min_seats, max_seats)} players, each once, not {seats!r}")
     if banker is not None and banker not in seats:
