@@ -20,6 +20,7 @@ import numpy as np
 
 from hardware.frames import CameraLost, Frame
 from table import serial
+from table.errors import TableError
 from table.serial import CorruptRecord
 from vision.image_io import NotAnImage, load_bgr
 
@@ -53,7 +54,11 @@ def new_session_folder(root: str | Path, now: datetime) -> Path:
     or refuse a folder: the second one is suffixed -2, -3, ... The folder is made here,
     by an exclusive mkdir, so two processes cannot both take the same name."""
     root = Path(root)
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # a file of that name, no permission
+        raise TableError(f"{root}: cannot keep session recordings here ({err.strerror or err}); "
+                         "point [table] sessions at a folder") from None
     stem = now.strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
         folder = root / (stem if n == 1 else f"{stem}-{n}")

@@ -7,6 +7,7 @@ from hardware.frames import Frame
 from hardware.recording import (EndOfRecording, Manifest, RecordedSource, SessionReader, SessionWriter,
                                 new_session_folder)
 from table.driver import Press, SettledRead
+from table.errors import TableError
 from table.serial import CorruptRecord
 from vision.types import Die, TableRead
 
@@ -83,6 +84,12 @@ def test_sessions_started_in_the_same_second_get_folders_of_their_own(tmp_path):
         with SessionWriter(folder, Manifest(game="dicey21", seats=("x",))) as writer:
             writer.log("note", "started")
     assert [len(SessionReader(f).events) for f in (first, second, third)] == [1, 1, 1]
+
+
+def test_a_sessions_folder_that_is_a_file_is_said_in_words(tmp_path):
+    (tmp_path / "sessions").write_text("not a folder")
+    with pytest.raises(TableError, match=r"sessions: cannot keep session recordings here \(File exists\)"):
+        new_session_folder(tmp_path / "sessions", datetime(2026, 11, 22, 20, 15, 3))
 
 
 def rewrite_line(folder, number, change):
