@@ -200,3 +200,15 @@ def test_no_seat_takes_the_name_of_the_house(game_id):
         return
     with pytest.raises(TableError, match="house's account"):
         eng.new_round(eng.Settings(), seats, bankrolls, bets)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("chips", [None, "lots", 2.5, 1e9, True, -1])
+def test_check_bet_refuses_chips_that_are_not_a_bankroll(game_id, chips):
+    """check_bet is called on its own (the driver seats out whoever it refuses), so it
+    checks the chips it is given as new_round does: not a TypeError, nor a bet held
+    in 2.5 chips."""
+    eng = engine(game_id)
+    seat, bet = next(iter(eng.auto_bets(eng.Settings(), SEATS[1:], open_table(eng).as_dict(), random.Random(3)).items()))
+    with pytest.raises(BadBet, match="a bankroll is a whole number"):
+        eng.check_bet(eng.Settings(), seat, bet, chips)

@@ -23,7 +23,7 @@ from typing import Mapping
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, TERMINAL
 from table.rules.cards import Card, full_pack, parse_card
-from table.rules.seating import check_table
+from table.rules.seating import check_bankroll, check_table
 
 GAME_ID = "changing-bank"
 DESCRIPTION = "Home blackjack from one pack; a player's natural takes over the bank"
@@ -226,7 +226,7 @@ def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
     if not isinstance(bet, Bets):
         raise BadBet(f"{seat}: a bet is a Bets(stake), not {bet!r}")
     stake = _within_limits(settings, bet.stake, f"{seat}: ")
-    if DEALER_NATURAL_COLLECTS * stake > chips:
+    if DEALER_NATURAL_COLLECTS * stake > check_bankroll(seat, chips):
         raise BadBet(
             f"{seat}: a stake of {stake} needs {DEALER_NATURAL_COLLECTS * stake} chips to cover "
             f"a dealer's natural; {seat} has {chips}"

@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 from table.errors import BadBet, BadValue, IllegalAction
 from table.rules import CHANCE, TERMINAL
 from table.rules.dice import check_die, parse_dice
-from table.rules.seating import check_table
+from table.rules.seating import check_bankroll, check_table
 
 SEAT_ORDER = "seat-order"
 REFUSE = "refuse"
@@ -134,7 +134,7 @@ def check_bet(limits: Limits, seat: str, bet: object, chips: int) -> int:
         raise BadBet(f"{seat}: a stake is a whole number of chips, not {stake!r}")
     if not limits.min_bet <= stake <= limits.max_bet:
         raise BadBet(f"{seat}: the table takes bets of {limits.min_bet} to {limits.max_bet} chips, not {stake}")
-    if stake > chips:
+    if stake > check_bankroll(seat, chips):
         raise BadBet(f"{seat}: a bet of {stake} is more than the {chips} chips held")
     return stake
 

@@ -38,7 +38,7 @@ from table.rules.dicey21_pay import (
     match_result,
 )
 from table.rules.dicey21_shoe import PER_RANK_PER_DECK, Shoe
-from table.rules.seating import check_table
+from table.rules.seating import check_bankroll, check_table
 
 GAME_ID = "dicey21"
 DESCRIPTION = "Dicey 21: one or two cards plus three shared dice to score 16-21, with MATCH bets on the dice"
@@ -203,9 +203,7 @@ def check_bet(settings: Settings, seat: str, bet: Bets, bankroll: object) -> Han
     for spot, chips in match:
         _check_chips(seat, f"MATCH on {spot}", chips, settings.min_match, settings.max_match)
     hand = Hand(seat, ante, match)
-    if isinstance(bankroll, bool) or not isinstance(bankroll, int):
-        raise BadBet(f"{seat}: no bankroll at this table")
-    if hand.staked > bankroll:
+    if hand.staked > check_bankroll(seat, bankroll):
         raise BadBet(f"{seat}: bets of {hand.staked} chips but only {bankroll} in the bankroll")
     return hand
 

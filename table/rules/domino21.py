@@ -18,7 +18,7 @@ from typing import Iterable
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, TERMINAL
-from table.rules.seating import check_table
+from table.rules.seating import check_bankroll, check_table
 from table.rules.tiles import Tile, full_set, parse_tile
 
 GAME_ID = "domino21"
@@ -210,7 +210,7 @@ def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
         raise BadBet(f"{seat}: a bet is Bets(price=chips per tile), not {bet!r}")
     if not settings.min_price <= price <= settings.max_price:
         raise BadBet(f"{seat}: the price per tile is {settings.min_price} to {settings.max_price}, not {price}")
-    if chips < OPENING_TILES * price:
+    if check_bankroll(seat, chips) < OPENING_TILES * price:
         raise BadBet(f"{seat}: two tiles at {price} cost {OPENING_TILES * price} chips, the bankroll holds {chips}")
     return price
 

@@ -47,13 +47,19 @@ def check_table(
     if banker is not None and banker not in seats:
         raise seat_error(f"the banker {banker!r} is not one of the seats {', '.join(seats)}")
     for seat in seats:
-        chips = bankrolls.get(seat)
-        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-            raise BadBet(f"{seat}: a bankroll is a whole number of chips, 0 or more, not {chips!r}")
+        check_bankroll(seat, bankrolls.get(seat))
     strangers = sorted(map(str, set(bets) - set(seats)))
     if strangers:
         raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
     return seats
+
+
+def check_bankroll(seat: str, chips: object) -> int:
+    """One seat's chips, or BadBet: a whole number, 0 or more (None: no bankroll at
+    all). Each engine's check_bet starts here, since it is also called on its own."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+        raise BadBet(f"{seat}: a bankroll is a whole number of chips, 0 or more, not {chips!r}")
+    return chips
 
 
 def _how_many(low: int, high: int | None) -> str:
