@@ -354,6 +354,8 @@ def test_refused_actions_leave_the_state_as_it_was():
         cb.apply(over, cb.STAND)
     with pytest.raises(TableError):
         cb.settle(state)
+    with pytest.raises(TableError, match="over"):
+        cb.auto_action(over, random.Random(1))  # was STAND, or an IndexError
 
 
 # ------------------------------------------------------------------ records and automatic play

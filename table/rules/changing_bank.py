@@ -623,6 +623,8 @@ def auto_bets(settings: Settings, seats, bankrolls: Mapping[str, int], rng) -> d
 def auto_action(state: State, rng) -> object:
     """Cards at random; players split aces and eights, double on 10 or 11 and hit
     below 17; the dealer hits below 17."""
+    if current_actor(state) == TERMINAL:
+        raise TableError("the round is over: there is no move to make")
     legal = legal_actions(state)
     if current_actor(state) == CHANCE:
         return legal[int(rng.random() * len(legal))]
