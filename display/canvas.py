@@ -10,6 +10,7 @@ is the main cost of a frame.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,6 +19,9 @@ import pygame
 from display import theme
 
 ELLIPSIS = "..."
+# pygame draws neither a NUL nor half a surrogate pair, and a damaged recording's JSON
+# can hold either in a seat's name: they are drawn as U+FFFD instead of stopping the screen.
+UNDRAWABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,7 @@ def _cut(text: str, face: pygame.font.Font, width: int) -> str:
 def fit(text: str, width: int, height: int, size: int, min_size: int, wrap: bool) -> tuple[int, tuple[str, ...], bool]:
     """The largest font size <= size (and >= min_size) at which text fits the box,
     the lines to draw, and whether they had to be cut with '...' at min_size."""
+    text = UNDRAWABLE.sub("\ufffd", text)
     trial = max(min_size, min(size, int(height / 0.7) + 2))  # taller fonts cannot fit the box
     while True:
         face = font(trial)
@@ -98,7 +103,7 @@ def fit(text: str, width: int, height: int, size: int, min_size: int, wrap: bool
 
 
 def natural_width(text: str, size: int) -> int:
-    return font(size).size(text)[0] if text else 0
+    return font(size).size(UNDRAWABLE.sub("\ufffd", text))[0] if text else 0
 
 
 class Canvas:

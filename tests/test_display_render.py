@@ -41,6 +41,23 @@ def test_save_png_writes_an_image_others_can_load(tmp_path):
     assert image.std() > 20  # a real picture, not a blank fill
 
 
+@pytest.mark.parametrize("key", ("dicey21/attract", "dicey21/play", "dicey21/results", "dicey21/stats"))
+def test_a_name_pygame_cannot_draw_is_drawn_with_a_stand_in_not_a_crash(key):
+    """JSON lets a damaged recording's manifest hold a NUL or half a surrogate pair in
+    a seat's name, and a replay shows it; pygame refuses to draw either."""
+    view = VIEWS[key]
+
+    def hurt(name):
+        return name[:1] + "\x00\ud800" + name[1:]
+
+    damaged = replace(view, seats=tuple(replace(seat, name=hurt(seat.name)) for seat in view.seats),
+                      results=tuple(replace(result, seat=hurt(result.seat)) for result in view.results),
+                      stats=view.stats and replace(view.stats, histories=tuple(
+                          replace(history, seat=hurt(history.seat)) for history in view.stats.histories)))
+    drawn = " ".join(text.text for text in draw_view(pygame.Surface((800, 480)), damaged, t=2.0))
+    assert "\ufffd" in drawn and "\x00" not in drawn
+
+
 def test_the_same_instant_renders_the_same_pixels():
     view = VIEWS["dicey21/results"]
     assert np.array_equal(pixels(render_screen(view, (800, 480), t=0.4)), pixels(render_screen(view, (800, 480), t=0.4)))
