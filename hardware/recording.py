@@ -96,7 +96,10 @@ class SessionWriter:
         ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, self._quality])
         if not ok:
             raise ValueError("frame could not be encoded as JPEG")
-        name = f"frames/{frame.index:06d}.jpg"
+        name, copy = f"frames/{frame.index:06d}.jpg", 1
+        while (self.folder / name).exists():  # a reopened camera numbers its frames from 1 again
+            copy += 1
+            name = f"frames/{frame.index:06d}-{copy}.jpg"
         _write_atomically(self.folder / name, jpeg.tobytes())
         self.log("frame", {"path": name, "index": frame.index}, t)
         return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)

@@ -35,6 +35,17 @@ def test_a_session_reads_back_exactly(tmp_path):
         source.read()
 
 
+def test_a_reopened_camera_numbering_its_frames_from_1_again_overwrites_no_stored_frame(tmp_path):
+    """ReconnectingSource opens a new camera after a loss, and its frames are numbered
+    from 1 again: the frames read before the loss must stay what their events say."""
+    before, after = np.zeros((60, 80, 3), np.uint8), np.full((60, 80, 3), 255, np.uint8)
+    with SessionWriter(tmp_path / "s", Manifest(game="dicey21", seats=("x",))) as writer:
+        writer.save_frame(Frame(before, 1, 0.5))
+        writer.save_frame(Frame(after, 1, 9.5))
+    source = RecordedSource(SessionReader(tmp_path / "s"))
+    assert [source.read().image.mean() for _ in range(2)] == [0, 255]
+
+
 def test_a_torn_last_line_is_dropped_and_noticed(tmp_path):
     folder = record(tmp_path / "s")
     with open(folder / "events.jsonl", "a") as handle:
