@@ -41,13 +41,23 @@ def write_screenshots(out_dir: Path, size: tuple[int, int]) -> list[Path]:
     return written
 
 
+def screen_size(text: str) -> tuple[int, int]:
+    """--size as `tabletop21 demo --size` takes it: "abc" or 0x0 is a usage error, not a traceback."""
+    from hardware.playback import parse_size
+    from table.errors import TableError
+
+    try:
+        return parse_size(text)
+    except TableError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out_dir", nargs="?", default="docs/screenshots", type=Path)
-    parser.add_argument("--size", default="800x480")
+    parser.add_argument("--size", default="800x480", type=screen_size)
     args = parser.parse_args(argv)
-    width, height = (int(part) for part in args.size.lower().split("x"))
-    for path in write_screenshots(args.out_dir, (width, height)):
+    for path in write_screenshots(args.out_dir, args.size):
         print(path)
 
 

@@ -14,6 +14,7 @@ from display import render_screen, save_png
 from display.bench import run as bench_run
 from display.examples import all_views, example_frame
 from display.render import draw_view
+from display.screenshots import main as screenshots_main
 from table.view import Overlay
 from vision.image_io import load_bgr
 
@@ -161,3 +162,11 @@ def test_bench_prints_a_figure_for_each_screen_size(capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert [line.split(":")[0] for line in lines] == ["display 800x480", "display 1920x1080"]
     assert all("ms/frame" in line for line in lines)
+
+
+@pytest.mark.parametrize("size", ("abc", "0x0"))
+def test_the_screenshot_script_refuses_a_size_in_words_and_writes_nothing(tmp_path, size, capsys):
+    with pytest.raises(SystemExit) as stop:
+        screenshots_main([str(tmp_path / "shots"), "--size", size])
+    assert stop.value.code == 2 and f"--size {size!r}" in capsys.readouterr().err
+    assert not (tmp_path / "shots").exists()
