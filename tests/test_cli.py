@@ -37,6 +37,15 @@ def test_auto_play_keeps_every_chip(capsys, game_id):
     assert "After" in out
 
 
+@pytest.mark.parametrize("game_id, players", [("domino21", 1), ("dice-blackjack", 1), ("changing-bank", 15),
+                                              ("dicey21", 6)])
+def test_a_table_the_game_cannot_seat_is_told_before_any_round(capsys, game_id, players):
+    """One seat at a player-banked game used to end at once with "not enough chips"."""
+    code, out, err = run(capsys, "play", game_id, "--auto", "--rounds", "1", "--players", str(players))
+    assert code == 2
+    assert "the table seats" in err and "After" not in out
+
+
 def test_auto_play_is_reproducible_from_its_seed(capsys):
     first = run(capsys, "play", "dicey21", "--auto", "--rounds", "20", "--seed", "9")[1]
     again = run(capsys, "play", "dicey21", "--auto", "--rounds", "20", "--seed", "9")[1]

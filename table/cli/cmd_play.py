@@ -80,6 +80,9 @@ def run(args) -> int:
     bankrolls = {seat: args.chips for seat in seats}
     if eng.HOUSE_BANKED:
         bankrolls[HOUSE] = 0
+    # A round with no bets checks the seats alone, so a table the game cannot seat is
+    # told as such (one seat at a player-banked game read "not enough chips").
+    eng.new_round(settings, seats, bankrolls, {})
     ledger = Ledger.open(bankrolls, credit=(HOUSE,) if eng.HOUSE_BANKED else ())
     banker = None
     carry: dict = {}
