@@ -61,7 +61,7 @@ def from_data(data: Any, hint: Any = Any) -> Any:
         value = _decode(data, hint)
     except CorruptRecord:
         raise
-    except (TypeError, ValueError, KeyError, AttributeError) as err:
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as err:
         raise CorruptRecord(f"record does not decode: {err}") from err
     if not _fits(value, hint):
         raise CorruptRecord(f"record is not {_named(hint)}: {_short(data)}")
@@ -75,7 +75,7 @@ def dumps(obj: Any) -> str:
 def loads(text: str, hint: Any = Any) -> Any:
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as err:
+    except (ValueError, RecursionError) as err:  # bad JSON, a number past int's digit limit, absurd nesting
         raise CorruptRecord(f"not JSON: {err}") from err
     return from_data(data, hint)
 

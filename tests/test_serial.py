@@ -46,6 +46,8 @@ class Local:
          "dice must be tuple"),
         ('{"@type": "table.driver:Need", "kind": "dice", "count": null}', "count must be int, not None"),
         ('{"@type": "table.driver:Press", "button": "shake", "force": 3}', "no field 'force'.*newer"),
+        ('{"@type": "table.driver:Need", "kind": "dice", "count": ' + "9" * 5000 + "}", "not JSON.*digits"),
+        ("[" * 100_000 + "]" * 100_000, "not JSON.*recursion"),
     ],
 )
 def test_corrupt_records_fail_clearly(text, words):
