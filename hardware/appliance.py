@@ -21,6 +21,7 @@ from hardware.recording import SessionWriter
 from table.advisor import Advice, advise
 from table.driver import Driver, Motion, Press, SettledRead, Typed, lit_leds, step
 from table.ledger import Ledger
+from table.rules import TERMINAL, engine
 from table.serial import CorruptRecord
 from table.store import BankrollStore, OpenRound, StoreError
 from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
@@ -248,7 +249,26 @@ def _resumable(pending: OpenRound, driver: Driver) -> tuple[Driver | None, str]:
         if _setting(saved, name) != _setting(driver, name):
             return saved, (f"it was played with {name} {_setting(saved, name)!r} and the settings now say "
                           f"{_setting(driver, name)!r}")
-    return saved, ""
+    return saved, _unplayable(saved)
+
+
+def _unplayable(saved: Driver) -> str:
+    """Why the rules cannot carry the saved round on ('' when they can). A state that
+    decodes can still be one no engine made (a damaged or hand-edited file); asked for
+    its next move, it stopped the table, and since the round stayed open, it stopped
+    it again at every start."""
+    if saved.state is None:
+        return ""
+    eng = engine(saved.game)
+    try:
+        if not isinstance(saved.state, eng.State):
+            return f"its saved state is not a round of {saved.game}"
+        if eng.current_actor(saved.state) != TERMINAL:
+            eng.legal_actions(saved.state)
+        eng.describe(saved.state)
+    except Exception as err:  # whatever a state no engine made leads the engine to raise
+        return f"its saved state is not a round the rules can carry on ({type(err).__name__}: {err})"
+    return ""
 
 
 def _setting(driver: Driver, name: str):

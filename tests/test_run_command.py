@@ -134,6 +134,22 @@ def test_a_round_whose_state_no_longer_loads_is_voided_not_a_locked_table(tmp_pa
     assert still_open(tmp_path) == (None, {"Ann": 100, "Ben": 100})
 
 
+def test_a_saved_round_the_rules_cannot_carry_on_is_voided_not_a_table_stopped_at_every_start(tmp_path, capsys):
+    """A state that decodes but that no engine made (here a roll-off turned into a hit
+    with no hand to hit) stopped run with an IndexError, and the round stayed open."""
+    open_round(tmp_path, Driver("dice-blackjack", ("Ann", "Ben"), bet=5))
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store._db.execute("UPDATE rounds SET state = replace(state, '\"step\":\"roll\"', '\"step\":\"hit\"')")
+    assert '"step":"hit"' in store.unfinished().saved
+    store.close()
+    config = str(settings(tmp_path))
+    assert main(["run", "--config", config, "--frames", "1", "--resume"]) == 2
+    assert "not a round the rules can carry on (IndexError" in capsys.readouterr().err
+    assert main(["run", "--config", config, "--frames", "30"]) == 0
+    assert "not a round the rules can carry on" in capsys.readouterr().out
+    assert still_open(tmp_path)[1] == {"Ann": 100, "Ben": 100}
+
+
 def test_a_display_that_cannot_start_is_said_in_words_and_nothing_is_left_open(tmp_path, monkeypatch, capsys):
     import pygame
 
