@@ -30,15 +30,12 @@ def _spread(pixels: np.ndarray) -> float:
     return cv2.minMaxLoc(cv2.max(cv2.max(cv2.absdiff(b, g), cv2.absdiff(g, r)), cv2.absdiff(b, r)))[1]
 
 
-def grey_reason(things: str) -> str:
-    return f"the picture has no colour, and {things} are found and read by colour as well as by light: set the camera to colour"
-
-
 def grey_refusal(frame_bgr: np.ndarray, kind: str, things: str) -> TableRead | None:
     """One Unreadable of `kind` over the whole view when the frame is grey, else None."""
     if not is_grey(frame_bgr):
         return None
-    return TableRead(unreadable=(whole_view(frame_bgr, kind, grey_reason(things)),))
+    reason = f"the picture has no colour, and {things} are found and read by colour as well as by light: set the camera to colour"
+    return TableRead(unreadable=(whole_view(frame_bgr, kind, reason),))
 
 
 def whole_view(frame_bgr: np.ndarray, kind: str, reason: str) -> Unreadable:

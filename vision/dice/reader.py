@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, box_corners, checked_frame, in_play
-from vision.colour import grey_reason, is_grey, whole_view
+from vision.colour import grey_refusal, whole_view
 from vision.dice.candidates import Candidate, find_candidates
 from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, shipped_face_networks,
                                     shipped_networks)
@@ -236,9 +236,9 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     networks = networks or shipped_networks()
     face_networks = face_networks or shipped_face_networks()
     checked_frame(frame_bgr, calibration)
+    if (refusal := grey_refusal(frame_bgr, "die", "dice")) is not None:
+        return refusal
     try:
-        if is_grey(frame_bgr):
-            raise _NoTable(grey_reason("dice"))
         sigma = grain(frame_bgr)
         if sigma > TOO_GRAINY:
             raise _NoTable(f"the picture is too grainy to read dice (noise of {sigma:.0f} grey levels): "
