@@ -7,7 +7,7 @@ import math
 import pytest
 
 from table import serial
-from vision.calibration import PAST_EDGE, BadCalibration, Calibration, in_play
+from vision.calibration import PAST_EDGE, BadCalibration, Calibration, box_corners, in_play
 from vision.resized_read import calibration_for
 from vision.types import Card, Unreadable
 
@@ -56,8 +56,8 @@ def test_readers_look_past_the_play_area_by_a_band_round_it_and_ask_whether_it_h
     assert seen[near, near] == 255 and seen[far, far] == 0
     assert calibration.holds((100.0, 100.0), (400.0, 300.0), (250.0, 200.0))
     assert not calibration.holds((250.0, 200.0), (401.0, 200.0))
-    assert calibration.holds_box((100.0, 100.0, 400.0, 300.0))
-    assert not calibration.holds_box((99.0, 150.0, 200.0, 250.0))
+    assert calibration.holds(*box_corners((100.0, 100.0, 400.0, 300.0)))
+    assert not calibration.holds(*box_corners((99.0, 150.0, 200.0, 250.0)))
 
 
 def test_a_band_of_a_given_reach_is_as_wide_as_asked():
@@ -84,7 +84,7 @@ def test_a_thing_is_in_play_whole_refused_across_the_edge_or_not_reported():
     (across, across_corners), (outside, outside_corners) = card(80.0), card(20.0)
     assert in_play(calibration, inside, inside_corners, "card", "card") is inside
     # Its own corners decide, not its box's, which stand past the edge here.
-    assert not calibration.holds_box(near.box) and in_play(calibration, near, near_corners, "card", "card") is near
+    assert not calibration.holds(*box_corners(near.box)) and in_play(calibration, near, near_corners, "card", "card") is near
     assert in_play(calibration, across, across_corners, "card", "card") == Unreadable(
         "card", (250.0, 80.0), "card lies across the edge of the play area", across.box)
     assert in_play(calibration, outside, outside_corners, "card", "card") is None

@@ -90,11 +90,6 @@ class Calibration:
         wrong (half a tile's pips read as another tile)."""
         return all(self.contains(point) for point in points)
 
-    def holds_box(self, box: tuple[float, float, float, float]) -> bool:
-        """holds() for the corners of a box (x0, y0, x1, y1): a die's, which is round
-        or square enough that its box is all that is known of its outline."""
-        return self.holds(*box_corners(box))
-
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(serial.to_data(self), indent=1))
 
