@@ -1,7 +1,7 @@
 """Who may sit down to a round: the one check every engine's new_round makes first.
 
 Every engine takes the same table (seats, bankrolls, bets, banker) from the same
-callers, so the table is checked here once rather than in five copies that had
+callers, so the table is checked here once rather than in four copies that had
 already drifted apart (one took a bankroll of "x" or 2.5 and failed later with a
 TypeError; another sorted the names of strangers and crashed on a seat that was not
 text). What really differs between games is a keyword: how many seats the game
