@@ -44,12 +44,14 @@ class ReconnectingSource:
     """Wraps a source factory so a dropped camera is reopened, with a growing pause
     between attempts, while the round in progress simply waits for the next good frame.
     The pause is kept by the clock, never slept: the display and its Esc key stay live
-    while the camera is away."""
+    while the camera is away. `first`, a source already opened, is read before any is
+    opened: `run` opens the camera at its start, where a camera that does not open can
+    stop it before the bankroll store is touched, and a camera is not opened twice."""
 
-    def __init__(self, open_source: Callable[[], FrameSource], *, max_pause: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, open_source: Callable[[], FrameSource], *, first: FrameSource | None = None,
+                 max_pause: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._open = open_source
-        self._source: FrameSource | None = None
+        self._source = first
         self._pause = 0.25
         self._max_pause = max_pause
         self._clock = clock

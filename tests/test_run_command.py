@@ -48,6 +48,11 @@ def still_open(tmp_path):
         store.close()
 
 
+def sessions_recorded(tmp_path):
+    folder = tmp_path / "sessions"
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
 def recorded(tmp_path):
     session = max((tmp_path / "sessions").iterdir())
     return SessionReader(session)
@@ -87,7 +92,7 @@ def test_resume_refuses_a_round_it_cannot_carry_on_and_says_how_to_void_it(tmp_p
     assert main(["run", "--config", config, "--frames", "1", "--resume"]) == 2
     err = capsys.readouterr().err
     assert why in err and "--void" in err
-    assert still_open(tmp_path)[0] is not None and not (tmp_path / "sessions").exists()
+    assert still_open(tmp_path)[0] is not None and sessions_recorded(tmp_path) == []
     assert main(["run", "--config", config, "--frames", "1", "--void"]) == 0
     assert still_open(tmp_path) == (None, {"Ann": 100, "Ben": 100})
 
@@ -154,7 +159,9 @@ def test_a_display_that_cannot_start_is_said_in_words_and_nothing_is_left_open(t
     assert not (tmp_path / "sessions").exists() and not (tmp_path / "bank.sqlite").exists()
 
 
-def test_the_camera_is_closed_when_the_run_ends(tmp_path, monkeypatch):
+def test_the_camera_is_opened_once_and_closed_when_the_run_ends(tmp_path, monkeypatch):
+    """run opens the camera at its start, to stop there if it does not open; the loop
+    reads that same camera rather than opening it again."""
     import hardware.sources
 
     events = []
@@ -162,6 +169,7 @@ def test_the_camera_is_closed_when_the_run_ends(tmp_path, monkeypatch):
 
     class Tracked:
         def __init__(self, config):
+            events.append("opened")
             self.inner = real(config)
 
         def read(self):
@@ -173,7 +181,7 @@ def test_the_camera_is_closed_when_the_run_ends(tmp_path, monkeypatch):
 
     monkeypatch.setattr(hardware.sources, "open_source", Tracked)
     assert main(["run", "--config", str(settings(tmp_path)), "--frames", "3"]) == 0
-    assert events == ["closed"]
+    assert events == ["opened", "closed"]
 
 
 def test_the_calibration_in_use_is_recorded_for_replays(tmp_path):
@@ -232,3 +240,35 @@ def test_a_calibration_for_another_camera_size_is_refused_before_anything_opens(
     assert len(err.strip().splitlines()) == 1, err
     assert "cal.json does not fit the camera's 1280x720 frames" in err and "made on 640x480 frames" in err
     assert not (tmp_path / "sessions").exists() and not (tmp_path / "bank.sqlite").exists()
+
+
+class _PinsInUse:
+    def __init__(self, config):
+        from hardware.controls import GpioUnavailable
+
+        raise GpioUnavailable("the GPIO pins cannot be used (GPIOPinInUse: pin 17 is in use)")
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda text, tmp: text.replace(f"{tmp}/sessions", f"{tmp}/taken"), "cannot keep session recordings here"),
+    (lambda text, tmp: text.replace(str(SESSION), f"{tmp}/no-session"), "no manifest.json"),
+    (lambda text, tmp: text.replace(f'source = "{SESSION}"', 'source = "webcam"\ndevice = 99'),
+     "the camera did not open (cannot open camera 99"),
+    (lambda text, tmp: text + "[gpio]\nenabled = true\n", "pin 17 is in use"),
+])
+def test_a_setting_or_device_that_fails_stops_run_before_a_round_left_open_is_voided(
+        tmp_path, capsys, monkeypatch, change, words):
+    """These failures came after the round was voided, so a round that fixing the
+    setting would have let the next start resume was lost."""
+    import hardware.controls
+
+    monkeypatch.setattr(hardware.controls, "GpioControls", _PinsInUse)
+    (tmp_path / "taken").write_text("a file, not a folder")
+    open_round(tmp_path, Driver("domino21", ("Ann", "Ben"), bet=5, typed_kinds=()))  # a plain start voids it
+    config = settings(tmp_path)
+    config.write_text(change(config.read_text(), tmp_path))
+    assert main(["run", "--config", str(config), "--frames", "1"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and words in err, err
+    assert still_open(tmp_path)[0] is not None
+    assert sessions_recorded(tmp_path) == [], "a run that stopped at its start records no session"

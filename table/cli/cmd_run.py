@@ -6,7 +6,7 @@ import queue
 import sys
 import threading
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import replace
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -80,35 +80,40 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     from vision.settle import SettleDetector
 
     game, seats = config.table.game, config.table.seats
-    store_path = Path(config.table.store).expanduser()
-    store_path.parent.mkdir(parents=True, exist_ok=True)
-    store = BankrollStore(store_path)
-    opened.callback(store.close)
-    ledger = store.open_table({seat: config.table.chips for seat in seats} | {h: 0 for h in house_account(game)},
-                              house_account(game))
     typed = tuple(kind for kind, how in (("card", config.input.cards), ("d10", config.input.d10),
                                           ("tile", config.input.dominoes)) if how == "typed")
     driver = Driver(game, seats, bet=config.table.bet, seat_bets=tuple(config.table.bets.items()), typed_kinds=typed,
                     rules=tuple(config.rules.items()))
-    reopened = reopen_round(store, driver, "resume" if args.resume else "void" if args.void else "auto")
-    if reopened.notice:
-        print(f"tabletop21: {reopened.notice}")
+    # Whatever a setting or a device can fail at comes before the store is written
+    # to: reopening a round can void it, and a round voided by a start that then
+    # stopped on a bad sessions folder or an unplugged camera is lost to the start
+    # after the fix, which would have resumed it.
     started = datetime.now()
     folder = new_session_folder(Path(config.table.sessions).expanduser(), started)
-    kinds = reader_kinds(game, typed)
-    recorder = SessionWriter(folder, Manifest(game, seats, settings={
-        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(),
-        "driver": reopened.driver, "readers": list(kinds), "calibration": calibration},
-        versions={"tabletop21": _version()}, created=started.isoformat(timespec="seconds")))
-    opened.callback(recorder.close)
+    opened.callback(_drop_if_unrecorded, folder)
+    source = ReconnectingSource(lambda: open_source(config), first=_open_camera(config, open_source))
+    opened.callback(source.close)
     controls = None
     if config.gpio.enabled:
         from hardware.controls import GpioControls
 
         controls = GpioControls(config.gpio)
         opened.callback(controls.close)
-    source = ReconnectingSource(lambda: open_source(config))
-    opened.callback(source.close)
+    store_path = Path(config.table.store).expanduser()
+    store_path.parent.mkdir(parents=True, exist_ok=True)
+    store = BankrollStore(store_path)
+    opened.callback(store.close)
+    ledger = store.open_table({seat: config.table.chips for seat in seats} | {h: 0 for h in house_account(game)},
+                              house_account(game))
+    reopened = reopen_round(store, driver, "resume" if args.resume else "void" if args.void else "auto")
+    if reopened.notice:
+        print(f"tabletop21: {reopened.notice}")
+    kinds = reader_kinds(game, typed)
+    recorder = SessionWriter(folder, Manifest(game, seats, settings={
+        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(),
+        "driver": reopened.driver, "readers": list(kinds), "calibration": calibration},
+        versions={"tabletop21": _version()}, created=started.isoformat(timespec="seconds")))
+    opened.callback(recorder.close)
     appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(calibration),
                           table_reader(kinds, calibration), store=store, recorder=recorder,
                           controls=controls, advisor=config.display.advisor, notice=reopened.notice)
@@ -142,6 +147,23 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
                 print(f"{stage}: {1000 * sum(ordered) / len(ordered):.1f} ms mean, "
                       f"{1000 * ordered[int(0.95 * (len(ordered) - 1))]:.1f} ms p95 over {len(ordered)} frames")
     return 0
+
+
+def _open_camera(config, open_source):
+    from hardware.frames import CameraLost
+
+    try:
+        return open_source(config)
+    except (CameraLost, OSError) as err:
+        raise TableError(f"the camera did not open ({err}): check its cable and [camera] in the settings; "
+                         "`tabletop21 doctor` tells more") from None
+
+
+def _drop_if_unrecorded(folder: Path) -> None:
+    """A run that stopped before its recording began (a round --resume refuses, a
+    camera that does not open) leaves no empty session folder for replay to trip on."""
+    with suppress(OSError):  # not empty: the recording began, and it stays
+        folder.rmdir()
 
 
 def _calibration(config):
