@@ -162,6 +162,15 @@ def test_refuse_rule_turns_away_bets_the_dealer_cannot_cover():
     assert start(settings=Settings(short_banker="refuse"), stake=2, bankrolls={"dee": 4, "ann": 50})
 
 
+def test_refuse_rule_covers_a_plain_win_when_a_blackjack_pays_less():
+    """With blackjack_pays=0 the dealer was asked to cover nothing, yet a plain win
+    still pays one stake, which a short dealer then could not."""
+    cheap = Settings(short_banker="refuse", blackjack_pays=0)
+    with pytest.raises(BadBet, match="could owe 2"):
+        start(settings=cheap, stake=2, bankrolls={"dee": 1, "ann": 50})
+    assert start(settings=cheap, stake=2, bankrolls={"dee": 2, "ann": 50})
+
+
 def test_without_a_dealer_the_highest_die_deals_and_ties_roll_again():
     seats = ("ann", "bob", "cat")
     state = game.new_round(Settings(), seats, {s: 50 for s in seats}, {s: Bets(2) for s in seats})

@@ -130,8 +130,7 @@ def first_banker(rolls: Mapping[str, int]) -> str | None:
 
 def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets], banker: str | None = None) -> State:
     """With no banker named, the seats roll one d10 each and the lowest banks."""
-    best = max(1, settings.blackjack_pays)
-    table = shared.open_table(settings, seats, bankrolls, bets, banker, best)
+    table = shared.open_table(settings, seats, bankrolls, bets, banker, shared.most_won(settings))
     if banker is None:
         return State(settings, table, shared.start_roll_off(table))
     return _deal(State(settings, table, None))

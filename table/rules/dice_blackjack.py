@@ -144,7 +144,7 @@ def duel_units(duel: Duel, settings: Settings) -> int:
 
 def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets], banker: str | None = None) -> State:
     """With no dealer named, the seats roll one die each and the highest deals."""
-    table = shared.open_table(settings, seats, bankrolls, bets, banker, settings.blackjack_pays)
+    table = shared.open_table(settings, seats, bankrolls, bets, banker, shared.most_won(settings))
     if banker is None:
         return State(settings, table, shared.start_roll_off(table), ())
     return _seat_duels(State(settings, table, None, ()))

@@ -78,6 +78,13 @@ class Limits:
             raise BadValue(f"short_banker is one of {', '.join(SHORT_BANKER_RULES)}, not {self.short_banker!r}")
 
 
+def most_won(settings) -> int:
+    """The most one stake can win under either game's Settings: a Blackjack's pay, or
+    a plain win's one stake when a Blackjack pays less (even 0, which must not let a
+    "refuse" banker cover nothing)."""
+    return max(1, settings.blackjack_pays)
+
+
 def check_blackjack_pays(pays: object) -> None:
     """A Blackjack pays whole stakes, none or more: a negative payout would take a
     winner's chips, more than the one stake check_bet made sure the player holds."""
