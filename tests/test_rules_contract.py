@@ -15,7 +15,7 @@ from table import serial
 from table.errors import BadBet, IllegalAction, TableError
 from table.ledger import Ledger
 from table.round_play import checked_apply, play_round, sample_chance
-from table.rules import CHANCE, GAME_MODULES, HOUSE, TERMINAL, engine
+from table.rules import CHANCE, GAME_MODULES, HOUSE, TERMINAL, engine, game_settings
 
 GAMES = sorted(GAME_MODULES)
 SEATS = ("ann", "bob", "cat", "dan")
@@ -212,3 +212,37 @@ def test_check_bet_refuses_chips_that_are_not_a_bankroll(game_id, chips):
     seat, bet = next(iter(eng.auto_bets(eng.Settings(), SEATS[1:], open_table(eng).as_dict(), random.Random(3)).items()))
     with pytest.raises(BadBet, match="a bankroll is a whole number"):
         eng.check_bet(eng.Settings(), seat, bet, chips)
+
+
+# House rules that change who may bet what: every auto_bets must keep to them.
+HOUSE_RULES = {
+    "dicey21": [{}, {"match_alone": True, "min_ante": 5, "max_ante": 5}, {"max_seats": 3, "max_match_wagers": 0}],
+    "dice-blackjack": [{}, {"short_banker": "refuse"}, {"short_banker": "refuse", "blackjack_pays": 0},
+                       {"short_banker": "refuse", "blackjack_pays": 5, "min_bet": 3, "max_bet": 9}],
+    "blackjack-dice": [{}, {"short_banker": "refuse"}, {"short_banker": "refuse", "blackjack_pays": 3, "min_bet": 2}],
+    "domino21": [{}, {"match": "stake-squared", "min_price": 2}, {"max_players": 2},
+                 {"bank_cover": "seat-order", "max_players": 1, "min_price": 3, "max_price": 4}],
+    "changing-bank": [{}, {"min_bet": 4, "max_bet": 4}],
+}
+
+
+@pytest.mark.parametrize("game_id, rules", [(g, r) for g in GAMES for r in HOUSE_RULES[g]])
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_auto_bets_only_proposes_bets_the_round_takes(game_id, rules, data):
+    """`play --auto` deals whatever auto_bets proposes, so a bet new_round refuses (a
+    short banker under "refuse", more players than the table seats) stopped the
+    session with a traceback. Bankrolls run from none to rich, a poor banker included."""
+    eng = engine(game_id)
+    settings_ = game_settings(game_id, rules)
+    seats = SEATS[:data.draw(st.integers(1 if eng.HOUSE_BANKED else 2, min(len(SEATS), getattr(settings_, "max_seats", 9))))]
+    chips = st.one_of(st.integers(0, 12), st.integers(0, 400), st.integers(0, 10**6))
+    bankrolls = {seat: data.draw(chips, label=seat) for seat in seats}
+    if eng.HOUSE_BANKED:
+        bankrolls[HOUSE] = 0
+    rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    try:
+        bets = eng.auto_bets(settings_, seats, bankrolls, rng)
+    except TableError:
+        return  # a clear refusal: no legal bets at this table
+    eng.new_round(settings_, seats, bankrolls, bets)

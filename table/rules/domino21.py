@@ -576,17 +576,17 @@ def parse_bets(settings: Settings, text: str) -> Bets:
 
 
 def auto_bets(settings: Settings, seats, bankrolls, rng) -> dict[str, Bets]:
-    """Everyone who can afford two tiles bets the lowest price (the banker's is void).
-    Nobody bets once no seat could bank for the rest, so an auto session stops there
-    instead of dealing empty rounds for ever."""
-    bets = {seat: Bets(settings.min_price) for seat in seats
-            if bankrolls.get(seat, 0) >= OPENING_TILES * settings.min_price}
-
-    def could_bank(seat: str) -> bool:
-        others = [bet.price for other, bet in bets.items() if other != seat]
-        return bool(others) and bankrolls.get(seat, 0) >= _cover_needed(settings, others)
-
-    return bets if any(could_bank(seat) for seat in seats) else {}
+    """Every seat that can afford two tiles bets the lowest price, but only the first
+    seat that could bank for the others and max_players more, since new_round seats no
+    more players than that; it picks that seat (or an earlier bettor, leaving as many
+    players) to bank and voids its bet. Nobody bets once no seat could bank for the
+    rest, so an auto session stops there instead of dealing empty rounds for ever."""
+    able = [seat for seat in seats if bankrolls.get(seat, 0) >= OPENING_TILES * settings.min_price]
+    for banker in able:
+        players = [seat for seat in able if seat != banker][:settings.max_players]
+        if players and bankrolls[banker] >= _cover_needed(settings, [settings.min_price] * len(players)):
+            return {seat: Bets(settings.min_price) for seat in able if seat == banker or seat in players}
+    return {}
 
 
 def auto_action(state: State, rng) -> object:
