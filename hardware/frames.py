@@ -6,6 +6,7 @@ returning stale or black frames, so the round driver can pause and say so."""
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -92,6 +93,7 @@ class ReconnectingSource:
         self._pause = min(self._pause * 2, self._max_pause)
 
     def close(self) -> None:
-        if self._source is not None:
-            self._source.close()
-            self._source = None
+        source, self._source = self._source, None
+        if source is not None:
+            with suppress(CameraLost):  # a camera failing as it is put away is gone either way
+                source.close()

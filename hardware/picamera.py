@@ -1,5 +1,10 @@
 """Raspberry Pi camera modules through picamera2, which exists only on the Pi: it is
-imported when a PiCameraSource is made, never when this module is imported."""
+imported when a PiCameraSource is made, never when this module is imported.
+
+picamera2 runs the camera in a thread of its own and hands whatever failed there to
+the caller (its Job sets the exception on a Future), so a capture or a stop can raise
+any exception, not only its documented RuntimeError; each is a lost camera, said with
+its number, for ReconnectingSource to reopen."""
 
 from __future__ import annotations
 
@@ -28,18 +33,26 @@ class PiCameraSource:
                 raise
         except (RuntimeError, IndexError, OSError) as err:
             raise CameraLost(f"Pi camera {camera_num} did not start: {err}") from err
+        self._num = camera_num
         self._index = 0
 
     def read(self) -> Frame:
         try:
             image = self._camera.capture_array("main")
-        except (RuntimeError, OSError) as err:
-            raise CameraLost(f"Pi camera stopped: {err}") from err
+        except Exception as err:  # noqa: BLE001 - whatever picamera2's camera thread raised
+            raise CameraLost(f"Pi camera {self._num} stopped: {_why(err)}") from err
         self._index += 1
-        return Frame(check_frame(image, "Pi camera"), self._index, time.monotonic())
+        return Frame(check_frame(image, f"Pi camera {self._num}"), self._index, time.monotonic())
 
     def close(self) -> None:
         try:
-            self._camera.stop()
-        finally:
-            self._camera.close()
+            try:
+                self._camera.stop()
+            finally:
+                self._camera.close()
+        except Exception as err:  # noqa: BLE001 - as in read
+            raise CameraLost(f"Pi camera {self._num} did not close: {_why(err)}") from err
+
+
+def _why(err: Exception) -> str:
+    return str(err) or type(err).__name__  # a cancelled capture's CancelledError says nothing

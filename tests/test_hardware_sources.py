@@ -3,6 +3,7 @@ against picamera2's documented calls, and camera loss with reconnection."""
 
 import sys
 import types
+from concurrent.futures import CancelledError
 
 import cv2
 import numpy as np
@@ -29,6 +30,61 @@ def test_webcam_source_reads_a_video_file_and_reports_its_end(tmp_path):
 def test_missing_webcam_is_a_clear_error(tmp_path):
     with pytest.raises(CameraLost, match="cannot open"):
         WebcamSource(str(tmp_path / "nothing.avi"))
+
+
+class _FailingCapture:
+    """cv2.VideoCapture whose backend raises cv2.error, as some do on a device that
+    went away mid-stream (or one they cannot open at all)."""
+
+    def __init__(self, device, *, fail_at=("read",)):
+        self.fail_at = fail_at
+        self._fail("open")
+
+    def _fail(self, step):
+        if step in self.fail_at:
+            raise cv2.error(f"OpenCV(4.9.0) cap.cpp:1: error: (-2:Unspecified error) {step} failed")
+
+    def isOpened(self):
+        return True
+
+    def set(self, prop, value):
+        return True
+
+    def read(self):
+        self._fail("read")
+        return True, np.zeros((24, 32, 3), np.uint8)
+
+    def release(self):
+        self._fail("release")
+
+
+@pytest.mark.parametrize("step, words", [
+    ("open", "cannot open camera 2: OpenCV"),
+    ("read", "camera 2 failed: OpenCV"),
+])
+def test_opencv_errors_from_a_webcam_are_a_lost_camera(monkeypatch, step, words):
+    made = []
+
+    def opening(*fail_at):
+        def capture(device):
+            made.append(_FailingCapture(device, fail_at=fail_at))
+            return made[-1]
+        return capture
+
+    monkeypatch.setattr(cv2, "VideoCapture", opening(step, "release"))
+    now = [0.0]
+    source = ReconnectingSource(lambda: WebcamSource(2), clock=lambda: now[0])
+    with pytest.raises(CameraLost, match=words):
+        source.read()
+    monkeypatch.setattr(cv2, "VideoCapture", opening())
+    now[0] = 1.0
+    assert source.read().index == 1, "reopened once the camera answers again"
+    made[-1].fail_at = ("release",)
+    source.close()  # a backend failing as the run ends is no traceback
+    camera = WebcamSource(2)
+    made[-1].fail_at = ("release",)
+    with pytest.raises(CameraLost, match="camera 2 did not close: OpenCV"):
+        camera.close()
 
 
 class _DocumentedPicamera2:
@@ -97,9 +153,43 @@ def test_the_pi_camera_is_released_when_starting_or_stopping_fails(monkeypatch):
     _DocumentedPicamera2.calls = []
     monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Stuck))
     source = PiCameraSource(size=(32, 24))
-    with pytest.raises(RuntimeError, match="stop failed"):
+    with pytest.raises(CameraLost, match="Pi camera 0 did not close: stop failed"):
         source.close()
     assert _DocumentedPicamera2.calls[-1] == ("close",)
+    # At the end of a run, the camera's own failure to stop is no traceback: the
+    # camera is released all the same, and the process is ending.
+    _DocumentedPicamera2.calls = []
+    reconnecting = ReconnectingSource(lambda: PiCameraSource(size=(32, 24)))
+    reconnecting.read()
+    reconnecting.close()
+    assert _DocumentedPicamera2.calls[-1] == ("close",)
+
+
+@pytest.mark.parametrize("failure", [
+    RuntimeError("Camera frontend has timed out!"),
+    # picamera2's capture_array hands over whatever failed in its camera thread (its
+    # Job sets the exception on a Future), and a cancelled job raises CancelledError.
+    ValueError("cannot reshape array of size 0 into shape (24,32,3)"),
+    CancelledError(),
+])
+def test_a_failing_pi_camera_is_a_lost_camera_that_is_reopened(monkeypatch, failure):
+    class Failing(_DocumentedPicamera2):
+        def capture_array(self, name="main"):
+            if len([call for call in self.calls if call[0] == "init"]) == 1:
+                raise failure
+            return super().capture_array(name)
+
+    _DocumentedPicamera2.calls = []
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Failing))
+    from hardware.picamera import PiCameraSource
+
+    now = [0.0]
+    source = ReconnectingSource(lambda: PiCameraSource(size=(32, 24), camera_num=1), clock=lambda: now[0])
+    with pytest.raises(CameraLost, match="Pi camera 1 stopped"):
+        source.read()
+    assert _DocumentedPicamera2.calls[-1] == ("close",), "the failed camera is released before it is reopened"
+    now[0] = 1.0
+    assert source.read().index == 1
 
 
 def test_importing_the_picamera_module_does_not_need_picamera2(monkeypatch):

@@ -4,6 +4,7 @@ table can carry it on, else voided with its bets back, and said so."""
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from hardware.recording import SessionReader
@@ -272,3 +273,36 @@ def test_a_setting_or_device_that_fails_stops_run_before_a_round_left_open_is_vo
     assert len(err.strip().splitlines()) == 1 and words in err, err
     assert still_open(tmp_path)[0] is not None
     assert sessions_recorded(tmp_path) == [], "a run that stopped at its start records no session"
+
+
+def test_a_camera_library_failing_mid_run_is_a_lost_camera_not_a_crash(tmp_path, monkeypatch, capsys):
+    """cv2.error from VideoCapture.read ended run with a traceback; now the screen
+    says the camera is lost and the loop goes on, to reopen it."""
+    import cv2
+
+    class Unplugged:
+        reads = 0
+
+        def __init__(self, device):
+            pass
+
+        def isOpened(self):
+            return True
+
+        def set(self, prop, value):
+            return True
+
+        def read(self):
+            Unplugged.reads += 1
+            if Unplugged.reads > 2:
+                raise cv2.error("OpenCV(4.9.0) cap_v4l.cpp:1: error: (-2:Unspecified error) device gone")
+            return True, np.zeros((48, 64, 3), np.uint8)
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", Unplugged)
+    config = settings(tmp_path)
+    config.write_text(config.read_text().replace(f'source = "{SESSION}"', 'source = "webcam"'))
+    assert main(["run", "--config", str(config), "--frames", "4"]) == 0
+    assert Unplugged.reads >= 3 and "over 4 frames" in capsys.readouterr().out
