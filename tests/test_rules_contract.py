@@ -4,6 +4,7 @@ touches the state it was given, and always ends the round."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -92,6 +93,9 @@ def test_illegal_actions_are_refused_and_change_nothing(game_id, seed):
         assert len(set(legal)) == len(legal), f"{game_id}: duplicate legal actions"
         with pytest.raises(IllegalAction):
             eng.apply(state, NotAnAction())
+        for junk in _junk_actions(legal):
+            with pytest.raises(TableError):
+                eng.apply(state, junk)
         strangers = [a for s in seen for a in eng.legal_actions(s) if a not in legal]
         if strangers:
             with pytest.raises(TableError):
@@ -107,6 +111,19 @@ def test_illegal_actions_are_refused_and_change_nothing(game_id, seed):
         state = checked_apply(eng, state, action)
         assert len(seen) < 5_000
     assert eng.is_terminal(state)
+
+
+def _junk_actions(legal):
+    """Each kind of action due now, with a list or a dict where its die, card or tile
+    goes (a caller's slip, or a hand-written script): an error in words, not a
+    TypeError from hashing it."""
+    for kind in {type(action) for action in legal}:
+        fields = dataclasses.fields(kind)
+        for junk in ([[3]], {"pips": 3}) if fields else ():
+            try:
+                yield kind(*[junk] * len(fields))
+            except TableError:  # refused as it was made: as good
+                continue
 
 
 @pytest.mark.parametrize("game_id", GAMES)

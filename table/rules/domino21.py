@@ -340,7 +340,7 @@ def chance_outcomes(state: State) -> tuple:
 
 
 def _refuse(state: State, action: object) -> IllegalAction:
-    if isinstance(action, Draw) and action.tile in in_play(state):
+    if isinstance(action, Draw) and isinstance(action.tile, Tile) and action.tile in in_play(state):
         return IllegalAction(f"{action.tile} is already in play: draw a tile from the boneyard")
     if isinstance(action, Hit) and state.step == "decide":
         return IllegalAction(f"{current_hand(state).owner} cannot buy another tile now "
