@@ -23,6 +23,8 @@ from table.rules.tiles import Tile
 from vision.types import TableRead
 
 SHAKE, NEXT, CONFIRM = "shake", "next", "confirm"
+BUTTONS = (SHAKE, NEXT, CONFIRM)
+MOTIONS = ("rolling", "hand", "settled", "empty")  # what vision.settle reports
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,9 @@ def bet_text(driver: Driver, seat: str) -> str:
 
 
 def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
-    """One event. Errors in what the table supplied become a message, never a crash."""
+    """One event. Errors in what the table supplied become a message, never a crash;
+    an event no table can send is a caller's slip, refused in words (TableError)."""
+    _check_event(event)
     driver = replace(driver, applied=())
     if driver.phase == "bets":
         if event not in (Press(SHAKE), Press(CONFIRM)):
@@ -143,6 +147,16 @@ def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
     if driver.phase == "typed" and isinstance(event, Typed):
         return _outcome(driver, lambda: engine(driver.game).parse_outcome(driver.state, event.text))
     return driver
+
+
+def _check_event(event: Any) -> None:
+    """Checked before any phase looks: the decide phase takes every button but NEXT
+    as CONFIRM, and typed text and reads are taken apart as text and TableRead."""
+    if (isinstance(event, Press) and event.button not in BUTTONS
+            or isinstance(event, Motion) and event.status not in MOTIONS
+            or isinstance(event, Typed) and not isinstance(event.text, str)
+            or isinstance(event, SettledRead) and not isinstance(event.read, TableRead)):
+        raise TableError(f"not an event the table can send: {event!r}")
 
 
 def _decide(driver: Driver, button: str) -> Driver:

@@ -6,13 +6,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from table.driver import CONFIRM, NEXT, SHAKE, Driver, Motion, Need, Press, SettledRead, Typed, lit_leds, need_of, step
+from table.driver import (CONFIRM, MOTIONS, NEXT, SHAKE, Driver, Motion, Need, Press, SettledRead, Typed,
+                          lit_leds, need_of, step)
+from table.errors import TableError
 from table.ledger import Ledger
 from table.rules import HOUSE
 from table.views import build_view
 from vision.dice import read_dice
 from vision.render.fixtures import random_die
 from vision.render.scene import draw_die, finish, table as felt
+from vision.settle import STATES
 from table.rules.tiles import Tile
 from vision.types import Card as VCard, Die, Domino, FaceDown, TableRead, Unreadable
 
@@ -104,6 +107,34 @@ def test_a_typed_card_that_does_not_exist_is_refused(table):
     driver = feed(driver, ledger, Press(SHAKE))
     after = feed(driver, ledger, Typed("11h"))
     assert after.state == driver.state and "type it again" in after.message
+
+
+def card_due(driver, ledger):
+    return feed(driver, ledger, Press(SHAKE))
+
+
+def decide_phase(driver, ledger):
+    return feed(driver, ledger, Press(SHAKE), Typed("9h"), Typed("9s"))
+
+
+@pytest.mark.parametrize("reach, event", [
+    (card_due, Typed(None)),  # was an AttributeError
+    (card_due, Typed(["9h"])),
+    (reach_the_roll, SettledRead(None)),  # was an AttributeError
+    (reach_the_roll, SettledRead(dice_read(1, 2, 3).dice)),
+    (decide_phase, Press("jump")),  # was taken as CONFIRM: any button but NEXT applied the choice
+    (decide_phase, Press(None)),
+    (reach_the_roll, Motion("dancing")),
+])
+def test_an_event_no_table_can_send_is_refused_in_words(table, reach, event):
+    driver, ledger = table
+    waiting = reach(driver, ledger)
+    with pytest.raises(TableError, match="not an event the table can send"):
+        step(waiting, event, ledger)
+
+
+def test_the_driver_knows_every_word_the_settle_detector_says():
+    assert set(MOTIONS) == set(STATES)
 
 
 @pytest.mark.parametrize("game, need, phase", [
