@@ -14,7 +14,8 @@ from table.errors import BadBet, TableError
 
 
 class LedgerError(TableError):
-    """A settlement the ledger refuses: it would create, lose or overdraw chips."""
+    """A settlement the ledger refuses: it would create, lose or overdraw chips; or a
+    ledger opened without a plain list of the accounts that may overdraw."""
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,9 @@ class Ledger:
 
     @staticmethod
     def open(bankrolls: Mapping[str, int], credit: tuple[str, ...] = ()) -> "Ledger":
+        # Names are matched with `in`, so a bare "house" would give any part of the word credit.
+        if not isinstance(credit, (tuple, list)) or not all(isinstance(a, str) and a for a in credit):
+            raise LedgerError(f"credit is a tuple of account names (who may run a float), not {credit!r}")
         for account, chips in bankrolls.items():
             if not isinstance(account, str) or not account:
                 raise BadBet(f"an account is a name, not {account!r}")

@@ -37,6 +37,14 @@ def test_the_house_may_run_a_float_players_may_not():
         Ledger.open({"ann": -1})
 
 
+@pytest.mark.parametrize("credit", ["house", "h", None, 5, ("house", 3), ("",)])
+def test_who_may_run_a_float_is_a_tuple_of_names(credit):
+    """A bare "house" worked by accident ("house" in "house"), and let an account "h"
+    run a float too, since its name is a part of the word; None was a TypeError."""
+    with pytest.raises(LedgerError, match="credit is a tuple of account names"):
+        Ledger.open({"h": -5, "house": -5, "ann": 1}, credit=credit)
+
+
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 40)), max_size=60))
 def test_any_sequence_of_transfers_keeps_the_total(transfers):
     names = ["a", "b", "c", "d"]
