@@ -12,6 +12,8 @@ from typing import Mapping
 
 from table.errors import BadBet, TableError
 
+MOST_CHIPS = 2**63 - 1  # SQLite's INTEGER, either way: no bankroll file holds more
+
 
 class LedgerError(TableError):
     """A settlement the ledger refuses: it would create, lose or overdraw chips; or a
@@ -35,6 +37,8 @@ class Ledger:
                 raise BadBet(f"{account}: a bankroll is a whole number of chips, not {chips!r}")
             if chips < 0 and account not in credit:
                 raise BadBet(f"{account}: a bankroll cannot start below zero ({chips})")
+            if abs(chips) > MOST_CHIPS:
+                raise BadBet(f"{account}: {chips} is more chips than a bankroll file holds (at most {MOST_CHIPS})")
         return Ledger(tuple(bankrolls.items()), tuple(credit))
 
     def as_dict(self) -> dict[str, int]:
@@ -64,4 +68,7 @@ class Ledger:
             balances[account] += delta
             if balances[account] < 0 and account not in self.credit:
                 raise LedgerError(f"{account} would go to {balances[account]} chips: settlement refused")
+            if abs(balances[account]) > MOST_CHIPS:
+                raise LedgerError(f"{account} would go to {balances[account]}, more chips than a bankroll file "
+                                  f"holds (at most {MOST_CHIPS}): settlement refused")
         return Ledger(tuple(balances.items()), self.credit)

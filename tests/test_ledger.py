@@ -3,7 +3,7 @@ import pytest
 
 from table import serial
 from table.errors import BadBet
-from table.ledger import Ledger, LedgerError
+from table.ledger import MOST_CHIPS, Ledger, LedgerError
 
 
 def test_settlement_moves_chips_without_creating_any():
@@ -43,6 +43,22 @@ def test_who_may_run_a_float_is_a_tuple_of_names(credit):
     run a float too, since its name is a part of the word; None was a TypeError."""
     with pytest.raises(LedgerError, match="credit is a tuple of account names"):
         Ledger.open({"h": -5, "house": -5, "ann": 1}, credit=credit)
+
+
+@pytest.mark.parametrize("bankrolls", [{"ann": MOST_CHIPS + 1}, {"house": -MOST_CHIPS - 1}])
+def test_a_bankroll_past_what_the_bankroll_file_holds_is_refused(bankrolls):
+    with pytest.raises(BadBet, match="more chips than a bankroll file holds"):
+        Ledger.open(bankrolls, credit=("house",))
+    assert Ledger.open({"ann": MOST_CHIPS, "house": -MOST_CHIPS}, credit=("house",)).total == 0
+
+
+@pytest.mark.parametrize("bankrolls", [{"ann": MOST_CHIPS - 1, "house": 0}, {"ann": 0, "house": 1 - MOST_CHIPS}])
+def test_a_settlement_past_what_the_bankroll_file_holds_is_refused(bankrolls):
+    """A player's winnings or the house's float past SQLite's INTEGER."""
+    ledger = Ledger.open(bankrolls, credit=("house",))
+    assert ledger.post({"ann": 1, "house": -1})  # up to the limit
+    with pytest.raises(LedgerError, match="more chips than a bankroll file holds"):
+        ledger.post({"ann": 2, "house": -2})
 
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 40)), max_size=60))

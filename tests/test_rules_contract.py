@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from table import serial
 from table.errors import BadBet, IllegalAction, TableError
-from table.ledger import Ledger
+from table.ledger import MOST_CHIPS, Ledger
 from table.round_play import checked_apply, play_round, sample_chance
 from table.rules import CHANCE, GAME_MODULES, HOUSE, TERMINAL, engine, game_settings
 
@@ -184,6 +184,7 @@ def test_check_bet_refuses_exactly_the_bankrolls_a_round_refuses(game_id):
     ({"bankrolls": {"ann": -1}}, BadBet),
     ({"bankrolls": {"ann": True}}, BadBet),
     ({"bankrolls": {"ann": None}}, BadBet),  # a seat with no bankroll at all
+    ({"bankrolls": {"ann": MOST_CHIPS + 1}}, BadBet),  # more than the bankroll file holds
     ({"bets": {3: "bet", "zed": "bet"}}, BadBet),  # strangers whose names do not sort together
     ({"seats": SEATS + (7,)}, TableError),
     ({"seats": SEATS + ("",)}, TableError),
@@ -220,7 +221,7 @@ def test_no_seat_takes_the_name_of_the_house(game_id):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-@pytest.mark.parametrize("chips", [None, "lots", 2.5, 1e9, True, -1])
+@pytest.mark.parametrize("chips", [None, "lots", 2.5, 1e9, True, -1, MOST_CHIPS + 1])
 def test_check_bet_refuses_chips_that_are_not_a_bankroll(game_id, chips):
     """check_bet is called on its own (the driver seats out whoever it refuses), so it
     checks the chips it is given as new_round does: not a TypeError, nor a bet held

@@ -3,8 +3,8 @@ open round can be resumed or voided after a crash."""
 
 import pytest
 
-from table.errors import TableError
-from table.ledger import LedgerError
+from table.errors import BadBet, TableError
+from table.ledger import MOST_CHIPS, LedgerError
 from table.serial import CorruptRecord
 from table.store import BankrollStore, StoreError
 
@@ -124,3 +124,25 @@ def test_a_bankroll_file_that_cannot_be_opened_is_refused_in_words(tmp_path):
     for path in (tmp_path / "no such folder" / "bank.sqlite", tmp_path):
         with pytest.raises(StoreError, match="cannot be opened"):
             BankrollStore(path)
+
+
+def test_a_bankroll_past_what_the_file_holds_is_refused_before_the_file_is_touched(tmp_path):
+    """SQLite's INTEGER stops at 2**63 - 1: a bigger bankroll got as far as the INSERT
+    and stopped the table with an OverflowError."""
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store.open_table({"ann": 50})
+    with pytest.raises(BadBet, match="more chips than a bankroll file holds"):
+        store.open_table({"ann": 50, "bob": MOST_CHIPS + 1})
+    assert store.ledger().as_dict() == {"ann": 50}
+    store.close()
+
+
+def test_a_settlement_past_what_the_file_holds_is_refused_in_words(tmp_path):
+    """Was an OverflowError from SQLite when the round was posted."""
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store.open_table({"ann": MOST_CHIPS, "bob": 5})
+    round_id = store.begin_round("dice-blackjack", {"step": 0})
+    with pytest.raises(LedgerError, match="more chips than a bankroll file holds"):
+        store.finish_round(round_id, {"ann": 5, "bob": -5}, {"step": 9})
+    assert store.ledger().as_dict() == {"ann": MOST_CHIPS, "bob": 5} and store.unfinished().round_id == round_id
+    store.close()

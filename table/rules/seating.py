@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from table.errors import BadBet, TableError
+from table.ledger import MOST_CHIPS
 
 
 def check_table(
@@ -56,9 +57,11 @@ def check_table(
 
 def check_bankroll(seat: str, chips: object) -> int:
     """One seat's chips, or BadBet: a whole number, 0 or more (None: no bankroll at
-    all). Each engine's check_bet starts here, since it is also called on its own."""
-    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        raise BadBet(f"{seat}: a bankroll is a whole number of chips, 0 or more, not {chips!r}")
+    all), and no more than a bankroll file holds, so a table too rich to record is
+    refused before its round, not at the settlement. Each engine's check_bet starts
+    here, since it is also called on its own."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or not 0 <= chips <= MOST_CHIPS:
+        raise BadBet(f"{seat}: a bankroll is a whole number of chips, 0 to {MOST_CHIPS}, not {chips!r}")
     return chips
 
 
