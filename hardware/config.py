@@ -83,6 +83,15 @@ class ApplianceConfig:
 
 LED_NAMES = ("ready", "reading", "win", "lose", "error")
 
+SCREEN_RANGE = "a screen from 320x240 to 7680x4320"
+
+
+def fits_screen(width: int, height: int) -> bool:
+    """The sizes the layout is drawn for, a small TFT to 8K; `--size` and [display]
+    take the same. Outside them a window showed nothing to read, or SDL refused it
+    with words that blamed its video driver."""
+    return 320 <= width <= 7680 and 240 <= height <= 4320
+
 
 def load_config(path: str | Path | None) -> ApplianceConfig:
     if path is None:
@@ -162,6 +171,9 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
     for key in ("bounce_time", "hold_time"):
         if not 0 <= getattr(config.gpio, key) < math.inf:
             raise ConfigError(f"[gpio] {key} = {getattr(config.gpio, key)!r}: a time in seconds, 0 or more")
+    if not fits_screen(config.display.width, config.display.height):
+        raise ConfigError(f"[display] width and height {config.display.width}x{config.display.height}: "
+                          f"{SCREEN_RANGE}")
     for key in ("cards", "d10", "dominoes"):
         if getattr(config.input, key) not in ("typed", "camera"):
             raise ConfigError(f"[input] {key} must be \"typed\" or \"camera\"")

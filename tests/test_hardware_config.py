@@ -59,6 +59,12 @@ def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
         ('[rules]\ndecks = "many"\n', r"t\.toml: \[rules\] rule decks is a whole number \(default 6\), not 'many'"),
         ("[rules]\ndecks = 0\n", r"t\.toml: \[rules\] dicey21 rules: "),
         ("rules = 5\n", r"\[rules\] must be a table"),
+        # Were "the display did not start (Window is too large.)", with advice about SDL
+        # drivers, or a window too small to show a thing.
+        ("[display]\nwidth = -5\n", r"\[display\] width and height -5x480: a screen from 320x240 to 7680x4320"),
+        ("[display]\nwidth = 40000\nheight = 30000\n", r"\[display\] width and height 40000x30000: a screen"),
+        ("[display]\nwidth = 1\nheight = 1\n", r"\[display\] width and height 1x1: a screen"),
+        ("[display]\nwidth = 0\nheight = 0\n", r"\[display\] width and height 0x0: a screen"),
     ],
 )
 def test_bad_settings_are_explained(tmp_path, text, words):
