@@ -150,7 +150,11 @@ class SessionReader:
         return tuple(event for event in self.events if event.kind == kind)
 
     def image(self, relative: str):
-        target = (self.folder / relative).resolve()
+        try:
+            target = (self.folder / relative).resolve()
+        except (RuntimeError, OSError):  # how Path.resolve says "link loop", to Python 3.12 and after
+            raise CorruptRecord(f"recorded frame unreadable: {self.folder / relative}: "
+                                "a symbolic link that loops") from None
         if self.folder.resolve() not in target.parents:
             raise CorruptRecord(f"frame path {relative!r} points outside the session")
         try:

@@ -74,6 +74,16 @@ def test_not_a_session_and_hostile_frame_paths_are_refused(tmp_path):
         RecordedSource(SessionReader(tmp_path / "s")).read()
 
 
+def test_a_stored_frame_that_is_a_symlink_loop_is_unreadable_not_a_traceback(tmp_path):
+    """Path.resolve raised RuntimeError on the loop (OSError from Python 3.13), which
+    `replay` let through as a traceback."""
+    frame = record(tmp_path / "s") / "frames" / "000001.jpg"
+    frame.unlink()
+    frame.symlink_to(frame)
+    with pytest.raises(CorruptRecord, match=r"frame unreadable: \S+/s/frames/000001.jpg: a symbolic link that loops"):
+        RecordedSource(SessionReader(tmp_path / "s")).read()
+
+
 def test_the_writer_writes_only_what_the_reader_takes(tmp_path):
     with SessionWriter(tmp_path / "s", Manifest(game="dicey21", seats=("x",))) as writer:
         with pytest.raises(ValueError, match="no event is of kind 'button'"):
