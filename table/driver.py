@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, get_args
 
 from table.errors import TableError
 from table.ledger import Ledger
@@ -22,19 +22,21 @@ from table.rules.cards import Card
 from table.rules.tiles import Tile
 from vision.types import TableRead
 
-SHAKE, NEXT, CONFIRM = "shake", "next", "confirm"
-BUTTONS = (SHAKE, NEXT, CONFIRM)
-MOTIONS = ("rolling", "hand", "settled", "empty")  # what vision.settle reports
+# The words as type hints, so a recording that names another is refused as it loads.
+Button = Literal["shake", "next", "confirm"]
+MotionWord = Literal["rolling", "hand", "settled", "empty"]  # what vision.settle reports
+BUTTONS = SHAKE, NEXT, CONFIRM = get_args(Button)
+MOTIONS = get_args(MotionWord)
 
 
 @dataclass(frozen=True)
 class Press:
-    button: str  # SHAKE, NEXT or CONFIRM, from GPIO, keys or touch
+    button: Button  # from GPIO, keys or touch
 
 
 @dataclass(frozen=True)
 class Motion:
-    status: str  # the settle detector's word: "rolling", "hand", "empty" or "settled"
+    status: MotionWord  # the settle detector's word
 
 
 @dataclass(frozen=True)

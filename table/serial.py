@@ -190,6 +190,8 @@ def _fits(value: Any, hint: Any) -> bool:
 
 
 def _named(hint: Any) -> str:
+    if typing.get_origin(hint) is typing.Literal:
+        return "one of " + ", ".join(map(repr, typing.get_args(hint)))
     return hint.__name__ if isinstance(hint, type) else str(hint)
 
 

@@ -28,6 +28,10 @@ class Local:
     x: int = 1
 
 
+DIE = '{{"@type": "vision.types:Die", "value": {value}, "center": {center}, "box": [1, 2, 3, 4], ' \
+      '"confidence": {confidence}}}'
+
+
 @pytest.mark.parametrize(
     "text, words",
     [
@@ -35,7 +39,20 @@ class Local:
         ('{"@type": "table.rules.cards:Nope"}', "unknown type"),
         ('{"@type": "table.rules.cards:Card", "rank": "Z"}', "rank"),
         ("{not json", "not JSON"),
-        ('{"@type": "table.driver:Press", "button": 5}', "button must be str, not 5"),
+        ('{"@type": "table.driver:Press", "button": 5}', "button must be one of 'shake', 'next', 'confirm', not 5"),
+        # Decoded without complaint before: a button, a motion word or a piece that cannot be.
+        ('{"@type": "table.driver:Press", "button": "jump"}', "button must be one of .*, not 'jump'"),
+        ('{"@type": "table.driver:Motion", "status": "dancing"}', "status must be one of 'rolling', .*, not 'dancing'"),
+        (DIE.format(value=9, center="[1, 2]", confidence=1), "record does not decode: a d6 shows 1 to 6, not 9"),
+        (DIE.format(value=3, center="[1, 2]", confidence=1.5), "record does not decode: .*confidence.*1.5"),
+        (DIE.format(value=3, center="[1, 2]", confidence="NaN"), "record does not decode: .*confidence.*nan"),
+        (DIE.format(value=3, center="[Infinity, 2]", confidence=1), "record does not decode: .*center.*inf"),
+        (DIE.format(value=3, center="[1, 2]", confidence=1).replace("Die", "D10").replace('"value": 3', '"value": 10'),
+         "record does not decode: a d10 shows 0 to 9, not 10"),
+        ('{"@type": "vision.types:Domino", "halves": [7, 1], "center": [1, 2], "box": [1, 2, 3, 4], "angle": 0, '
+         '"confidence": 1}', "record does not decode: a tile half shows 0 to 6 pips, not 7"),
+        ('{"@type": "vision.types:Card", "rank": "1", "suit": null, "center": [1, 2], "box": [1, 2, 3, 4], "angle": 0, '
+         '"confidence": 1}', "record does not decode: no card has rank '1'"),
         ('{"@type": "vision.types:Die", "value": "x", "center": [1, 2], "box": [1, 2, 3, 4], "confidence": 1}',
          "value must be int, not 'x'"),
         ('{"@type": "vision.types:Die", "value": true, "center": [1, 2], "box": [1, 2, 3, 4], "confidence": 1}',

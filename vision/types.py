@@ -1,13 +1,47 @@
 """What a read of the table reports. Coordinates are in the frame's own pixels
 (x right, y down); boxes are (x0, y0, x1, y1). Anything a reader is not sure of goes
-to `unreadable` with a reason instead of being guessed."""
+to `unreadable` with a reason instead of being guessed.
+
+A read holds only what the table can show: a die, tile or card the rules know, a
+confidence from 0 to 1, finite places. Each record checks itself as it is made
+(ValueError, which a recording's loader reports as a CorruptRecord), so a reader's
+slip or a damaged recording stops there, not in the round that takes the read in;
+the rules' own checks say what a piece can be.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+
+from table.rules.cards import Card as PlayingCard
+from table.rules.dice import check_die
+from table.rules.tiles import Tile
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
+
+
+def _check_numbers(name: str, numbers: object, count: int) -> None:
+    """A NaN passes no comparison, so a NaN centre lies in no box and sorts anywhere."""
+    try:
+        fine = len(numbers) == count and all(math.isfinite(number) for number in numbers)
+    except TypeError:
+        fine = False
+    if not fine:
+        raise ValueError(f"{name} is {count} finite numbers, not {numbers!r}")
+
+
+def _check_place(center: object, box: object) -> None:
+    _check_numbers("center", center, 2)
+    if box is not None:
+        _check_numbers("box", box, 4)
+
+
+def _check_confidence(confidence: object) -> None:
+    _check_numbers("confidence", (confidence,), 1)
+    if not 0 <= confidence <= 1:
+        raise ValueError(f"confidence is 0 to 1, not {confidence!r}")
 
 
 def inside(point: Point, box: Box) -> bool:
@@ -24,6 +58,11 @@ class Die:
     box: Box
     confidence: float
 
+    def __post_init__(self) -> None:
+        check_die(self.value, 6)
+        _check_place(self.center, self.box)
+        _check_confidence(self.confidence)
+
 
 @dataclass(frozen=True)
 class D10:
@@ -31,6 +70,11 @@ class D10:
     center: Point
     box: Box
     confidence: float
+
+    def __post_init__(self) -> None:
+        check_die(self.value, 10)
+        _check_place(self.center, self.box)
+        _check_confidence(self.confidence)
 
 
 @dataclass(frozen=True)
@@ -46,6 +90,13 @@ class Domino:
     # that `tabletop21 read` prints: by then it has been settled.
     dice_alike: str = field(default="", metadata={"json": False})
 
+    def __post_init__(self) -> None:
+        _check_numbers("halves", self.halves, 2)
+        Tile(*self.halves)  # one of the 28 tiles; the halves themselves stay in reading order
+        _check_place(self.center, self.box)
+        _check_numbers("angle", (self.angle,), 1)
+        _check_confidence(self.confidence)
+
 
 @dataclass(frozen=True)
 class Card:
@@ -56,6 +107,12 @@ class Card:
     angle: float
     confidence: float
 
+    def __post_init__(self) -> None:
+        PlayingCard(self.rank, self.suit)
+        _check_place(self.center, self.box)
+        _check_numbers("angle", (self.angle,), 1)
+        _check_confidence(self.confidence)
+
 
 @dataclass(frozen=True)
 class FaceDown:
@@ -64,6 +121,9 @@ class FaceDown:
     kind: str  # "domino" or "card"
     center: Point
     box: Box
+
+    def __post_init__(self) -> None:
+        _check_place(self.center, self.box)
 
 
 @dataclass(frozen=True)
@@ -74,6 +134,9 @@ class Unreadable:
     center: Point
     reason: str
     box: Box | None = None
+
+    def __post_init__(self) -> None:
+        _check_place(self.center, self.box)
 
 
 @dataclass(frozen=True)
