@@ -57,6 +57,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("out_dir", nargs="?", default="docs/screenshots", type=Path)
     parser.add_argument("--size", default="800x480", type=screen_size)
     args = parser.parse_args(argv)
+    from hardware.playback import screenshot_folder
+    from table.errors import TableError
+
+    try:
+        screenshot_folder(args.out_dir)
+    except TableError as err:
+        parser.error(str(err))
     for path in write_screenshots(args.out_dir, args.size):
         print(path)
 

@@ -28,12 +28,22 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def screenshot_folder(folder: str | Path) -> Path:
+    """Made before the first screen is drawn: a file in the way is one line, not an
+    OSError traceback part-way through."""
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # a file of that name or on the way, no permission
+        raise TableError(f"{out}: cannot keep screenshots here ({err.strerror or err}); name a folder") from None
+    return out
+
+
 def screenshots(folder: str | Path, size: tuple[int, int]) -> tuple[Show, list[Path]]:
     """Saves one PNG per distinct screen; returns the callback and the list it fills."""
     from display import save_png
 
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
+    out = screenshot_folder(folder)
     written: list[Path] = []
     last = {"view": None}
 

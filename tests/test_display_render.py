@@ -170,3 +170,10 @@ def test_the_screenshot_script_refuses_a_size_in_words_and_writes_nothing(tmp_pa
         screenshots_main([str(tmp_path / "shots"), "--size", size])
     assert stop.value.code == 2 and f"--size {size!r}" in capsys.readouterr().err
     assert not (tmp_path / "shots").exists()
+
+
+def test_the_screenshot_script_refuses_a_folder_it_cannot_make_in_words(tmp_path, capsys):
+    (tmp_path / "taken").write_text("a file")
+    with pytest.raises(SystemExit) as stop:
+        screenshots_main([str(tmp_path / "taken" / "shots")])
+    assert stop.value.code == 2 and f"{tmp_path}/taken/shots: cannot keep screenshots here" in capsys.readouterr().err

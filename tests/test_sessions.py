@@ -45,6 +45,17 @@ def test_demo_renders_every_screen_headless(tmp_path, capsys):
     assert len(shots) >= 10
 
 
+@pytest.mark.parametrize("command", (["replay", str(SESSIONS / "dicey21")], ["demo"]))
+@pytest.mark.parametrize("where", ("taken", "taken/shots"))
+def test_screenshots_where_no_folder_can_be_are_said_in_one_line(tmp_path, capsys, command, where):
+    """A file in the way stopped the command with FileExistsError or NotADirectoryError."""
+    (tmp_path / "taken").write_text("a file")
+    assert main([*command, "--headless", "--screenshots", str(tmp_path / where)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and f"{tmp_path / where}: cannot keep screenshots here" in err, err
+    assert (tmp_path / "taken").read_text() == "a file"
+
+
 def test_replay_reads_with_the_calibration_the_table_used(tmp_path):
     """A calibration whose play area leaves the die out: the live table saw no die, and
     a replay must read the same way, not the whole frame."""
