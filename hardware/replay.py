@@ -104,6 +104,9 @@ def table_for(reader: SessionReader) -> Table:
         raise CorruptRecord(f"{reader.folder}: manifest lacks the table set-up: {err}") from err
     if not isinstance(driver, Driver):
         raise CorruptRecord(f"{reader.folder}: the manifest's driver is not a round driver")
+    unfunded = [seat for seat in driver.seats if seat not in ledger.as_dict()]
+    if unfunded:
+        raise CorruptRecord(f"{reader.folder}: manifest lacks the table set-up: no bankroll for seat {unfunded[0]!r}")
     return Table(driver, ledger)
 
 

@@ -126,7 +126,9 @@ def test_replay_check_warns_that_a_cut_recording_was_replayed_only_in_part(tmp_p
 @pytest.mark.parametrize("settings, words", [
     ([1], "settings are not a table"),
     ({"driver": {"@type": "table.driver:Need", "kind": "dice"}, "bankrolls": {"Ann": 1}}, "driver is not a round driver"),
-    ({"bet": 5, "bankrolls": {"Ann": 1}, "calibration": [0, 0]}, "calibration is not a calibration"),
+    ({"bet": 5, "bankrolls": {"Ann": 1, "Ben": 1}, "calibration": [0, 0]}, "calibration is not a calibration"),
+    # Was "no account 'Ben' at this table", which named neither the recording nor the manifest.
+    ({"bet": 5, "bankrolls": {"Ann": 100}}, "manifest lacks the table set-up: no bankroll for seat 'Ben'"),
 ])
 def test_a_manifest_without_a_usable_table_is_refused_in_words(tmp_path, capsys, settings, words):
     import json
