@@ -254,15 +254,20 @@ def _resumable(pending: OpenRound, driver: Driver) -> tuple[Driver | None, str]:
 
 def _unplayable(saved: Driver) -> str:
     """Why the rules cannot carry the saved round on ('' when they can). A state that
-    decodes can still be one no engine made (a damaged or hand-edited file); asked for
-    its next move, it stopped the table, and since the round stayed open, it stopped
-    it again at every start."""
+    decodes can still be one no engine made (a damaged or hand-edited file): asked for
+    its next move, it stopped the table; or it named someone not at the table, whose
+    settlement the ledger then refused. Either way the round stayed open, and the
+    table was stuck with it at every start."""
     if saved.state is None:
         return ""
     eng = engine(saved.game)
     try:
         if not isinstance(saved.state, eng.State):
             return f"its saved state is not a round of {saved.game}"
+        strangers = [seat for seat in eng.check_state(saved.state) if seat not in saved.seats]
+        if strangers:
+            return (f"its saved state is a round played by {', '.join(strangers)}, "
+                    f"who {'is' if len(strangers) == 1 else 'are'} not at this table")
         if eng.current_actor(saved.state) != TERMINAL:
             eng.legal_actions(saved.state)
         eng.describe(saved.state)

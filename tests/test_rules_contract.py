@@ -43,7 +43,7 @@ def test_module_has_the_whole_contract(game_id):
     for name in (
         "GAME_ID DESCRIPTION HOUSE_BANKED Settings Bets new_round current_actor legal_actions "
         "chance_outcomes apply is_terminal settle next_banker describe label parse_outcome "
-        "auto_bets auto_action BETS_HELP parse_bets check_bet"
+        "auto_bets auto_action BETS_HELP parse_bets check_bet check_state"
     ).split():
         assert hasattr(eng, name), f"{game_id} lacks {name}"
     assert eng.GAME_ID == game_id
@@ -86,6 +86,7 @@ def test_illegal_actions_are_refused_and_change_nothing(game_id, seed):
     state = eng.new_round(eng.Settings(), SEATS, ledger.as_dict(), eng.auto_bets(eng.Settings(), SEATS, ledger.as_dict(), rng))
     seen = []
     while eng.current_actor(state) != TERMINAL:
+        assert set(eng.check_state(state)) <= set(SEATS), "every state a round passes through is consistent"
         seen.append(state)
         snapshot = serial.dumps(state)
         legal = eng.legal_actions(state)
@@ -264,3 +265,57 @@ def test_auto_bets_only_proposes_bets_the_round_takes(game_id, rules, data):
     except TableError:
         return  # a clear refusal: no legal bets at this table
     eng.new_round(settings_, seats, bankrolls, bets)
+
+
+def states_of_a_round(eng, seed=11):
+    """Every state of one round dealt without a banker (a roll-off first, where the
+    game has one), so every place a state keeps a seat's name comes up."""
+    rng = random.Random(seed)
+    ledger = open_table(eng)
+    state = eng.new_round(eng.Settings(), SEATS, ledger.as_dict(), eng.auto_bets(eng.Settings(), SEATS, ledger.as_dict(), rng))
+    states = [state]
+    while not eng.is_terminal(state):
+        action = sample_chance(eng, state, rng) if eng.current_actor(state) == CHANCE else eng.auto_action(state, rng)
+        state = checked_apply(eng, state, action)
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_saved_state_that_names_a_stranger_is_refused(game_id):
+    """A saved round decodes field by field, so a damaged or hand-edited bankroll file
+    could hold stakes from "zed", or a roll-off he wins; played on, its settlement
+    named him and the ledger refused it, so the round could never close. Each single
+    place a seat's name stands, renamed, must be refused."""
+    eng = engine(game_id)
+    renamed = 0
+    for state in states_of_a_round(eng)[::7]:
+        assert "bob" in eng.check_state(state)
+        text = serial.dumps(state)
+        for at in [n for n in range(len(text)) if text.startswith('"bob"', n)]:
+            damaged = serial.loads(text[:at] + '"zed"' + text[at + len('"bob"'):])
+            with pytest.raises(TableError):
+                eng.check_state(damaged)
+            renamed += 1
+    assert renamed >= 4
+
+
+STAKED = {  # a state with bob's stake (or the first hand's) changed
+    "dicey21": lambda s, x: dataclasses.replace(s, hands=(dataclasses.replace(s.hands[0], ante=x),) + s.hands[1:]),
+    "dice-blackjack": lambda s, x: dataclasses.replace(s, table=dataclasses.replace(s.table, stakes=(("bob", x),))),
+    "blackjack-dice": lambda s, x: dataclasses.replace(s, table=dataclasses.replace(s.table, stakes=(("bob", x),))),
+    "domino21": lambda s, x: dataclasses.replace(s, hands=(dataclasses.replace(s.hands[0], price=x),) + s.hands[1:]),
+    "changing-bank": lambda s, x: dataclasses.replace(s, stakes=(("bob", x),)),
+}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_saved_state_with_a_stake_that_is_not_whole_chips_is_refused(game_id):
+    """A recording refuses 2.5 or True where chips go, but not -5."""
+    eng = engine(game_id)
+    state = states_of_a_round(eng)[0]
+    assert eng.check_state(STAKED[game_id](state, 1))
+    for damaged in (serial.loads(serial.dumps(STAKED[game_id](state, -5))), STAKED[game_id](state, 2.5),
+                    STAKED[game_id](state, True)):
+        with pytest.raises(TableError, match="whole chips"):
+            eng.check_state(damaged)

@@ -134,6 +134,18 @@ def test_house_rules_written_in_another_order_are_the_same_table(tmp_path, capsy
     # stopped run with an IndexError, at every start, since the round stayed open.
     (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"step\":\"roll\"', '\"step\":\"hit\"')",
      "not a round the rules can carry on (IndexError", "not a round the rules can carry on"),
+    # Decodes and plays on, to a settlement the ledger refuses for naming a stranger, so
+    # the round could never close: a stake from Zed; a roll-off only Zed rolls in, and wins.
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '[\"Ben\",5]', '[\"Zed\",5]')",
+     "(TableError: the round names 'Zed', who is not one of its seats (Ann, Ben))", "the round names 'Zed'"),
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"rollers\":[\"Ann\",\"Ben\"]', "
+     "'\"rollers\":[\"Zed\"]')", "(TableError: the round names 'Zed', who is not one of its seats (Ann, Ben))",
+     "the round names 'Zed'"),
+    # Every part of the round agrees on Zed, but the table seats Ben.
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5),
+     "replace(replace(replace(state, 'Table\",\"seats\":[\"Ann\",\"Ben\"]', 'Table\",\"seats\":[\"Ann\",\"Zed\"]'), "
+     "'\"rollers\":[\"Ann\",\"Ben\"]', '\"rollers\":[\"Ann\",\"Zed\"]'), '\"Ben\",', '\"Zed\",')",
+     "its saved state is a round played by Zed, who is not at this table", "a round played by Zed"),
 ])
 def test_a_saved_round_that_cannot_go_on_is_voided_not_a_locked_table(tmp_path, capsys, state, damage, refused, voided):
     open_round(tmp_path, state)

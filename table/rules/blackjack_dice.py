@@ -136,6 +136,10 @@ def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Map
     return _deal(State(settings, table, None))
 
 
+def check_state(state: State) -> tuple[str, ...]:
+    return shared.check_saved_table(state.table, state.roll_off, state.players)
+
+
 def _deal(state: State) -> State:
     players = state.table.players()
     state = replace(state, roll_off=None, players=players, hands=tuple(Hand() for _ in players), turn=-1)

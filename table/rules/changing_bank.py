@@ -23,7 +23,7 @@ from typing import Mapping
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, TERMINAL
 from table.rules.cards import Card, full_pack, parse_card
-from table.rules.seating import check_bankroll, check_table
+from table.rules.seating import check_bankroll, check_saved, check_table
 
 GAME_ID = "changing-bank"
 DESCRIPTION = "Home blackjack from one pack; a player's natural takes over the bank"
@@ -232,6 +232,12 @@ def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
             f"a dealer's natural; {seat} has {chips}"
         )
     return stake
+
+
+def check_state(state: State) -> tuple[str, ...]:
+    return check_saved(state.seats, state.bankrolls, state.banker, min_seats=MIN_SEATS, max_seats=MAX_SEATS,
+                       named=[*(seat for seat, _ in state.stakes), *(hand.seat for hand in state.hands)],
+                       stakes=[*state.stakes, *((hand.seat, hand.stake) for hand in state.hands)])
 
 
 def _within_limits(settings: Settings, stake: object, who: str = "") -> int:

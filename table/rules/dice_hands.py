@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 from table.errors import BadBet, BadValue, IllegalAction
 from table.rules import CHANCE, TERMINAL
 from table.rules.dice import check_die, parse_dice
-from table.rules.seating import check_bankroll, check_table
+from table.rules.seating import check_bankroll, check_saved, check_table
 
 SEAT_ORDER = "seat-order"
 REFUSE = "refuse"
@@ -131,6 +131,13 @@ def open_table(
         for candidate in (banker,) if banker is not None else bank_candidates(table):
             _check_cover(table, candidate, best_payout)
     return table
+
+
+def check_saved_table(table: Table, roll_off: RollOff | None, players: tuple[str, ...]) -> tuple[str, ...]:
+    """Both games' check_state: the table as open_table left it, and the roll-off's
+    rollers and the players dealt in among its seats."""
+    return check_saved(table.seats, table.bankrolls, table.banker, min_seats=2, stakes=table.stakes,
+                       named=(*(seat for seat, _ in table.stakes), *(roll_off.rollers if roll_off else ()), *players))
 
 
 def check_bet(limits: Limits, seat: str, bet: object, chips: int) -> int:

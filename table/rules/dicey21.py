@@ -38,7 +38,7 @@ from table.rules.dicey21_pay import (
     match_result,
 )
 from table.rules.dicey21_shoe import PER_RANK_PER_DECK, Shoe
-from table.rules.seating import check_bankroll, check_table
+from table.rules.seating import check_bankroll, check_saved, check_table
 
 GAME_ID = "dicey21"
 DESCRIPTION = "Dicey 21: one or two cards plus three shared dice to score 16-21, with MATCH bets on the dice"
@@ -168,6 +168,13 @@ def new_round(
         bankrolls=tuple((hand.seat, bankrolls[hand.seat]) for hand in hands),
         shoe=_shoe_for_round(settings, shoe, players),
     )
+
+
+def check_state(state: State) -> tuple[str, ...]:
+    """The seats are those with a hand: the house banks and holds none."""
+    return check_saved([hand.seat for hand in state.hands], state.bankrolls, max_seats=state.settings.max_seats,
+                       reserved=(HOUSE,), stakes=[(hand.seat, chips) for hand in state.hands
+                                                  for chips in (hand.ante, hand.raised or 0, *(c for _, c in hand.match))])
 
 
 def _check_settings(settings: Settings) -> None:

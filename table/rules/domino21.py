@@ -18,7 +18,7 @@ from typing import Iterable
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, TERMINAL
-from table.rules.seating import check_bankroll, check_table
+from table.rules.seating import check_bankroll, check_saved, check_table
 from table.rules.tiles import Tile, full_set, parse_tile
 
 GAME_ID = "domino21"
@@ -242,6 +242,12 @@ def new_round(settings: Settings, seats, bankrolls, bets, banker: str | None = N
     hands = tuple(Hand(seat, prices[seat]) for seat in order) + (Hand(banker, 0),)
     state = State(settings, seats, banker, tuple((seat, bankrolls[seat]) for seat in seats), hands)
     return state if order else replace(state, step="over")
+
+
+def check_state(state: State) -> tuple[str, ...]:
+    return check_saved(state.seats, state.bankrolls, state.banker, min_seats=2,
+                       named=[hand.owner for hand in state.hands],
+                       stakes=[(hand.owner, hand.price) for hand in state.hands])
 
 
 # ---------------------------------------------------------------- whose turn, what is legal

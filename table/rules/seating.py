@@ -11,7 +11,7 @@ always raised). A bankroll or a stranger's bet is always a BadBet.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from table.errors import BadBet, TableError
 from table.ledger import MOST_CHIPS
@@ -52,6 +52,31 @@ def check_table(
     strangers = sorted(map(str, set(bets) - set(seats)))
     if strangers:
         raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
+    return seats
+
+
+def check_saved(
+    seats: object,
+    bankrolls: tuple[tuple[str, int], ...],
+    banker: str | None = None,
+    *,
+    named: Iterable[str] = (),
+    stakes: Iterable[tuple[str, object]] = (),
+    **limits,
+) -> tuple[str, ...]:
+    """The seats of a saved round (each engine's check_state), or an error: its table as
+    check_table finds one, every other name it keeps (a bankroll's, a stake's, a hand's,
+    a roller's) one of its seats, every stake whole chips, 0 or more. A saved state
+    decodes field by field, so a damaged or hand-edited one could name a stranger or
+    stake -5; played on, its settlement would name the stranger or overdraw, the ledger
+    would refuse it, and the round could never close."""
+    seats = check_table(seats, dict(bankrolls), {}, banker, **limits)
+    strangers = [name for name in (*(account for account, _ in bankrolls), *named) if name not in seats]
+    if strangers:
+        raise TableError(f"the round names {strangers[0]!r}, who is not one of its seats ({', '.join(seats)})")
+    for seat, chips in stakes:
+        if isinstance(chips, bool) or not isinstance(chips, int) or not 0 <= chips <= MOST_CHIPS:
+            raise BadBet(f"{seat}: a stake is whole chips, 0 or more, not {chips!r}")
     return seats
 
 
