@@ -46,8 +46,8 @@ class ReconnectingSource:
     between attempts, while the round in progress simply waits for the next good frame.
     The pause is kept by the clock, never slept: the display and its Esc key stay live
     while the camera is away. `first`, a source already opened, is read before any is
-    opened: `run` opens the camera at its start, where a camera that does not open can
-    stop it before the bankroll store is touched, and a camera is not opened twice."""
+    opened: `run` opens the camera at its start, before the bankroll store is touched,
+    and a camera is not opened twice."""
 
     def __init__(self, open_source: Callable[[], FrameSource], *, first: FrameSource | None = None,
                  max_pause: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:

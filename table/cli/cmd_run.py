@@ -150,13 +150,20 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
 
 
 def _open_camera(config, open_source):
+    """The camera, opened before the store is touched, or None when a live one does
+    not open: that is no reason to stop. On the appliance the table's screen is where
+    a person looks, so it says "Camera lost" and the camera is tried again, as when it
+    goes mid-run, where a stopped run would leave the screen blank while systemd
+    restarted it. A recorded session that is not there is a setting to fix and stops
+    the run (the reader's own error)."""
     from hardware.frames import CameraLost
 
     try:
         return open_source(config)
     except (CameraLost, OSError) as err:
-        raise TableError(f"the camera did not open ({err}): check its cable and [camera] in the settings; "
-                         "`tabletop21 doctor` tells more") from None
+        print(f"tabletop21: the camera did not open ({err}); the screen says so and it is tried again. "
+              "Check its cable and [camera] in the settings; `tabletop21 doctor` tells more", file=sys.stderr)
+        return None
 
 
 def _drop_if_unrecorded(folder: Path) -> None:
