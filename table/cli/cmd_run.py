@@ -167,8 +167,8 @@ def _open_camera(config, open_source):
 
 
 def _drop_if_unrecorded(folder: Path) -> None:
-    """A run that stopped before its recording began (a round --resume refuses, a
-    camera that does not open) leaves no empty session folder for replay to trip on."""
+    """A run that stopped before its recording began (a round --resume refuses, GPIO
+    pins in use) leaves no empty session folder for replay to trip on."""
     with suppress(OSError):  # not empty: the recording began, and it stays
         folder.rmdir()
 
