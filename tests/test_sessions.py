@@ -170,3 +170,17 @@ def test_a_manifest_without_a_driver_replays_under_its_house_rules(tmp_path):
     (copy / "manifest.json").write_text(json.dumps(manifest))
     assert table_for(SessionReader(copy)).driver.rules == (("max_bet", 4),)
     assert replay_session(copy) is not None
+
+
+@pytest.mark.parametrize("speed", ["-1", "nan", "inf", "fast"])
+def test_a_speed_playback_cannot_keep_is_refused_in_words(speed, capsys):
+    """-1 and nan played as fast as possible without a word, as 0 does."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["replay", str(SESSIONS / "dice-blackjack"), "--speed", speed])
+    assert stopped.value.code == 2
+    assert "a speed is a number, 0 (as fast as possible) or more" in capsys.readouterr().err
+
+
+def test_step_without_a_window_is_refused_rather_than_ignored(capsys):
+    assert main(["replay", str(SESSIONS / "dice-blackjack"), "--step", "--headless"]) == 2
+    assert "--step waits for a key at every step, which needs a window" in capsys.readouterr().err

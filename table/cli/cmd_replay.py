@@ -3,6 +3,7 @@ played back through today's vision, rules and display."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -17,13 +18,24 @@ def register(subparsers) -> None:
                         help="re-read every frame and re-settle every round; exit 1 at the first difference")
     _display_options(replay)
     replay.add_argument("--step", action="store_true", help="wait for a button or key at every step")
-    replay.add_argument("--speed", type=float, default=1.0, help="playback speed (0: as fast as possible)")
+    replay.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
     replay.add_argument("--advisor", action="store_true", help="show each choice's expected value")
     replay.set_defaults(run=run_replay)
     demo = subparsers.add_parser("demo", help="replay the bundled Dicey 21 session on the display")
     _display_options(demo)
-    demo.add_argument("--speed", type=float, default=1.0, help="playback speed (0: as fast as possible)")
+    demo.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
     demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, step=False, advisor=True)
+
+
+def _speed(text: str) -> float:
+    """-1 and nan used to play as fast as possible without a word, as 0 does."""
+    try:
+        speed = float(text)
+    except ValueError:
+        speed = -1.0
+    if not speed >= 0 or speed == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: a speed is a number, 0 (as fast as possible) or more")
+    return speed
 
 
 def _display_options(parser) -> None:
@@ -66,6 +78,10 @@ def run_replay(args) -> int:
     from hardware.replay import replay_session
 
     size = parse_size(args.size)
+    if args.step and args.headless:
+        print("tabletop21: --step waits for a key at every step, which needs a window: drop --headless",
+              file=sys.stderr)
+        return 2
     session = SessionReader(args.session)
     if session.torn_tail:
         print(f"warning: {args.session}: the last line of events.jsonl was cut short (a stop while it was "
