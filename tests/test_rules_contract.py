@@ -251,7 +251,9 @@ HOUSE_RULES = {
 def test_auto_bets_only_proposes_bets_the_round_takes(game_id, rules, data):
     """`play --auto` deals whatever auto_bets proposes, so a bet new_round refuses (a
     short banker under "refuse", more players than the table seats) stopped the
-    session with a traceback. Bankrolls run from none to rich, a poor banker included."""
+    session with a traceback. Bankrolls run from none to rich, a poor banker included;
+    after the first round the last round's next_banker is named, so the banker may be
+    anyone, broke or not (house-banked games ignore him)."""
     eng = engine(game_id)
     settings_ = game_settings(game_id, rules)
     seats = SEATS[:data.draw(st.integers(1 if eng.HOUSE_BANKED else 2, min(len(SEATS), getattr(settings_, "max_seats", 9))))]
@@ -259,12 +261,13 @@ def test_auto_bets_only_proposes_bets_the_round_takes(game_id, rules, data):
     bankrolls = {seat: data.draw(chips, label=seat) for seat in seats}
     if eng.HOUSE_BANKED:
         bankrolls[HOUSE] = 0
+    banker = data.draw(st.one_of(st.none(), st.sampled_from(seats)), label="banker")
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
     try:
-        bets = eng.auto_bets(settings_, seats, bankrolls, rng)
+        bets = eng.auto_bets(settings_, seats, bankrolls, rng, banker=banker)
     except TableError:
         return  # a clear refusal: no legal bets at this table
-    eng.new_round(settings_, seats, bankrolls, bets)
+    eng.new_round(settings_, seats, bankrolls, bets, banker=banker)
 
 
 def states_of_a_round(eng, seed=11):

@@ -93,7 +93,7 @@ def run(args) -> int:
                 print("Not enough chips left at the table to play on.")
                 break
             if args.auto:
-                bets = eng.auto_bets(settings, seats, ledger.as_dict(), rng)
+                bets = eng.auto_bets(settings, seats, ledger.as_dict(), rng, banker=banker)
                 if not bets:
                     print("Nobody can place a bet the table can cover: the session ends.")
                     break

@@ -36,8 +36,9 @@ all five):
     describe(state) -> str                 a few lines of text for a terminal
     label(action) -> str                   short words for an action ("hit", "stand")
     parse_outcome(state, text) -> Action   a typed die/card/tile for --manual play
-    auto_bets(settings, seats, bankrolls, rng) -> {seat: Bets}   simple bets that
-        new_round(..., banker=None) takes under any house rules ({} when none can be)
+    auto_bets(settings, seats, bankrolls, rng, banker=None) -> {seat: Bets}   simple
+        bets that new_round(..., banker=banker) takes under any house rules, the banker
+        named or not ({} when none can be)
     BETS_HELP: str                         how to type a bet, e.g. "ANTE [MATCH SPOTS..]"
     parse_bets(settings, text) -> Bets     a typed bet for terminal play; BadBet if malformed
     carry_over(final_state) -> dict        optional: keyword arguments for the next

@@ -616,12 +616,13 @@ def parse_bets(settings: Settings, text: str) -> Bets:
 # ----------------------------------------------------------- simple automatic play
 
 
-def auto_bets(settings: Settings, seats, bankrolls: Mapping[str, int], rng) -> dict[str, Bets]:
-    """A random stake within the limits for every seat that can cover a dealer's natural."""
+def auto_bets(settings: Settings, seats, bankrolls: Mapping[str, int], rng, banker: str | None = None) -> dict[str, Bets]:
+    """A random stake within the limits for every seat that can cover a dealer's natural;
+    new_round ignores a named banker's, so he is not given one."""
     bets = {}
     for seat in seats:
         top = min(settings.max_bet, bankrolls[seat] // DEALER_NATURAL_COLLECTS)
-        if top >= settings.min_bet:
+        if seat != banker and top >= settings.min_bet:
             bets[seat] = Bets(settings.min_bet + int(rng.random() * (top - settings.min_bet + 1)))
     return bets
 

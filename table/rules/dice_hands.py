@@ -300,15 +300,17 @@ def dice_due_text(roller: str, count: int, sides: int) -> str:
     return f"next: {roller} rolls {'one die' if count == 1 else f'{count} dice'} (d{sides}; type it like '{example}')"
 
 
-def auto_stakes(settings, seats, bankrolls: Mapping[str, int], rng) -> dict[str, Bets]:
+def auto_stakes(settings, seats, bankrolls: Mapping[str, int], rng, banker: str | None = None) -> dict[str, Bets]:
     """Everyone with chips bets a small random stake they can afford; the engine drops
     the banker's bet, so this need not know who banks. Under "refuse" that is why every
-    seat that could end up banking must still cover all the other stakes: each stake
-    stays within what every such seat has left to cover, or the round would refuse it."""
+    seat that could end up banking (the named banker alone, broke or not) must still
+    cover all the other stakes: each stake stays within what every such seat has left
+    to cover, or the round would refuse it."""
     table = Table(tuple(seats), tuple((seat, bankrolls.get(seat, 0)) for seat in seats), ())
     left = {}  # stakes each possible banker can still cover
     if settings.short_banker == REFUSE:
-        left = {seat: table.bankroll(seat) // most_won(settings) for seat in bank_candidates(table)}
+        left = {seat: table.bankroll(seat) // most_won(settings)
+                for seat in (bank_candidates(table) if banker is None else (banker,))}
     bets = {}
     for seat in seats:
         top = min(settings.max_bet, table.bankroll(seat), settings.min_bet * 5,

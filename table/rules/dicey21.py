@@ -498,9 +498,11 @@ def parse_bets(settings: Settings, text: str) -> Bets:
 
 
 def auto_bets(
-    settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng: random.Random
+    settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng: random.Random,
+    banker: str | None = None,
 ) -> dict[str, Bets]:
-    """A small ANTE (a fiftieth of the bankroll) and, half the time, one table-minimum MATCH."""
+    """A small ANTE (a fiftieth of the bankroll) and, half the time, one table-minimum
+    MATCH. The house banks, so `banker` is unused, as in new_round."""
     bets = {}
     for seat in tuple(seats)[: settings.max_seats]:
         chips = bankrolls.get(seat, 0)

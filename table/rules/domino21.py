@@ -581,17 +581,18 @@ def parse_bets(settings: Settings, text: str) -> Bets:
     return Bets(price)
 
 
-def auto_bets(settings: Settings, seats, bankrolls, rng) -> dict[str, Bets]:
+def auto_bets(settings: Settings, seats, bankrolls, rng, banker: str | None = None) -> dict[str, Bets]:
     """Every seat that can afford two tiles bets the lowest price, but only the first
     seat that could bank for the others and max_players more, since new_round seats no
     more players than that; it picks that seat (or an earlier bettor, leaving as many
-    players) to bank and voids its bet. Nobody bets once no seat could bank for the
+    players) to bank and voids its bet. A named banker is the only seat that may bank,
+    so the players are counted without him. Nobody bets once no seat could bank for the
     rest, so an auto session stops there instead of dealing empty rounds for ever."""
     able = [seat for seat in seats if bankrolls.get(seat, 0) >= OPENING_TILES * settings.min_price]
-    for banker in able:
-        players = [seat for seat in able if seat != banker][:settings.max_players]
-        if players and bankrolls[banker] >= _cover_needed(settings, [settings.min_price] * len(players)):
-            return {seat: Bets(settings.min_price) for seat in able if seat == banker or seat in players}
+    for bank in able if banker is None else [banker]:
+        players = [seat for seat in able if seat != bank][:settings.max_players]
+        if players and bankrolls[bank] >= _cover_needed(settings, [settings.min_price] * len(players)):
+            return {seat: Bets(settings.min_price) for seat in able if seat == bank or seat in players}
     return {}
 
 
