@@ -225,7 +225,7 @@ def reopen_round(store: BankrollStore, driver: Driver, choice: str = "auto") -> 
     pending = store.unfinished()
     if pending is None:
         return Reopened(driver, None)
-    saved, why_not = _resumable(pending, driver)
+    saved, why_not = _resumable(pending, driver, store.ledger().as_dict())
     if choice != "void" and not why_not:
         return Reopened(saved, pending.round_id, f"Round {saved.round_no}, left open by a stop, resumes here.")
     if choice == "resume":
@@ -237,8 +237,9 @@ def reopen_round(store: BankrollStore, driver: Driver, choice: str = "auto") -> 
                     + ": every bet went back.")
 
 
-def _resumable(pending: OpenRound, driver: Driver) -> tuple[Driver | None, str]:
-    """The saved driver (None if there is none) and why this table cannot carry it on."""
+def _resumable(pending: OpenRound, driver: Driver, bankrolls: dict[str, int]) -> tuple[Driver | None, str]:
+    """The saved driver (None if there is none) and why this table, with the bankroll
+    file's `bankrolls`, cannot carry it on."""
     try:
         saved = pending.state
     except CorruptRecord as err:
@@ -249,15 +250,16 @@ def _resumable(pending: OpenRound, driver: Driver) -> tuple[Driver | None, str]:
         if _setting(saved, name) != _setting(driver, name):
             return saved, (f"it was played with {name} {_setting(saved, name)!r} and the settings now say "
                           f"{_setting(driver, name)!r}")
-    return saved, _unplayable(saved)
+    return saved, _unplayable(saved, bankrolls)
 
 
-def _unplayable(saved: Driver) -> str:
+def _unplayable(saved: Driver, bankrolls: dict[str, int]) -> str:
     """Why the rules cannot carry the saved round on ('' when they can). A state that
     decodes can still be one no engine made (a damaged or hand-edited file): asked for
-    its next move, it stopped the table; or it named someone not at the table, whose
-    settlement the ledger then refused. Either way the round stayed open, and the
-    table was stuck with it at every start."""
+    its next move, it stopped the table; or it named someone not at the table, or
+    counted chips other than the bankroll file's, and the ledger then refused its
+    settlement. Either way the round stayed open, and the table was stuck with it at
+    every start."""
     if saved.state is None:
         return ""
     eng = engine(saved.game)
@@ -268,6 +270,7 @@ def _unplayable(saved: Driver) -> str:
         if strangers:
             return (f"its saved state is a round played by {', '.join(strangers)}, "
                     f"who {'is' if len(strangers) == 1 else 'are'} not at this table")
+        eng.check_state(saved.state, bankrolls)  # only now: a stranger has no bankroll, which says less
         if eng.current_actor(saved.state) != TERMINAL:
             eng.legal_actions(saved.state)
         eng.describe(saved.state)

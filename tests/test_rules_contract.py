@@ -322,3 +322,20 @@ def test_a_saved_state_with_a_stake_that_is_not_whole_chips_is_refused(game_id):
                     STAKED[game_id](state, True)):
         with pytest.raises(TableError, match="whole chips"):
             eng.check_state(damaged)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_saved_state_dealt_with_other_bankrolls_than_the_tables_is_refused(game_id):
+    """A round is dealt from the table's bankrolls and no chip moves until it settles,
+    so a saved state holding other ones (hand-edited, or stale against the bankroll
+    file) would settle against chips the seats do not have; the ledger then refused
+    the settlement and the round could never close. Every state of a round, checked
+    against the bankrolls it was dealt from, is carried on."""
+    eng = engine(game_id)
+    held = open_table(eng).as_dict()
+    for state in states_of_a_round(eng):
+        assert "bob" in eng.check_state(state, bankrolls=held)
+        for changed in ({**held, "bob": START - 1}, {**held, "bob": START + 1},
+                        {seat: chips for seat, chips in held.items() if seat != "bob"}):
+            with pytest.raises(TableError, match="bob"):
+                eng.check_state(state, bankrolls=changed)

@@ -146,6 +146,11 @@ def test_house_rules_written_in_another_order_are_the_same_table(tmp_path, capsy
      "replace(replace(replace(state, 'Table\",\"seats\":[\"Ann\",\"Ben\"]', 'Table\",\"seats\":[\"Ann\",\"Zed\"]'), "
      "'\"rollers\":[\"Ann\",\"Ben\"]', '\"rollers\":[\"Ann\",\"Zed\"]'), '\"Ben\",', '\"Zed\",')",
      "its saved state is a round played by Zed, who is not at this table", "a round played by Zed"),
+    # Dealt, by its own account, from chips the bankroll file never gave Ann: played
+    # on, it settles against them, and the ledger refuses what takes chips she lacks.
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '[\"Ann\",100]', '[\"Ann\",500]')",
+     "(TableError: the round was dealt with Ann holding 500 chips, but the bankroll file holds 100)",
+     "the round was dealt with Ann holding 500 chips"),
 ])
 def test_a_saved_round_that_cannot_go_on_is_voided_not_a_locked_table(tmp_path, capsys, state, damage, refused, voided):
     open_round(tmp_path, state)

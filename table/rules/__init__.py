@@ -23,9 +23,11 @@ all five):
         is within the limits and `chips` cover all the round can ask of the seat
         before it decides anything (its stakes, two tiles, a dealer's natural); so a
         table can seat out whoever cannot cover it and deal the others
-    check_state(state) -> tuple[str]       the seats a saved state is a round of, or a
-        TableError when it names anyone else or holds a stake that is not whole chips,
-        0 or more (a damaged or hand-edited bankroll file), before it is carried on
+    check_state(state, bankrolls=None) -> tuple[str]   the seats a saved state is a
+        round of, or a TableError when it names anyone else, holds a stake that is not
+        whole chips, 0 or more, or (given the table's bankrolls now) was dealt with
+        other bankrolls than those (a damaged, hand-edited or stale bankroll file),
+        before it is carried on
     current_actor(state) -> str            a seat/banker name, CHANCE, or TERMINAL
     legal_actions(state) -> tuple[Action]  finite; for CHANCE, every possible outcome
     chance_outcomes(state) -> tuple[(Action, Fraction)]   only when actor is CHANCE

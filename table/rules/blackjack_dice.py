@@ -136,8 +136,8 @@ def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Map
     return _deal(State(settings, table, None))
 
 
-def check_state(state: State) -> tuple[str, ...]:
-    return shared.check_saved_table(state.table, state.roll_off, state.players)
+def check_state(state: State, bankrolls: Mapping[str, int] | None = None) -> tuple[str, ...]:
+    return shared.check_saved_table(state.table, state.roll_off, state.players, bankrolls)
 
 
 def _deal(state: State) -> State:

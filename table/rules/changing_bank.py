@@ -234,8 +234,9 @@ def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
     return stake
 
 
-def check_state(state: State) -> tuple[str, ...]:
+def check_state(state: State, bankrolls: Mapping[str, int] | None = None) -> tuple[str, ...]:
     return check_saved(state.seats, state.bankrolls, state.banker, min_seats=MIN_SEATS, max_seats=MAX_SEATS,
+                       held=bankrolls,
                        named=[*(seat for seat, _ in state.stakes), *(hand.seat for hand in state.hands)],
                        stakes=[*state.stakes, *((hand.seat, hand.stake) for hand in state.hands)])
 

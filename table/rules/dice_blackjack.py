@@ -150,8 +150,9 @@ def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Map
     return _seat_duels(State(settings, table, None, ()))
 
 
-def check_state(state: State) -> tuple[str, ...]:
-    return shared.check_saved_table(state.table, state.roll_off, tuple(duel.player for duel in state.duels))
+def check_state(state: State, bankrolls: Mapping[str, int] | None = None) -> tuple[str, ...]:
+    return shared.check_saved_table(state.table, state.roll_off, tuple(duel.player for duel in state.duels),
+                                    bankrolls)
 
 
 def _seat_duels(state: State) -> State:

@@ -133,10 +133,11 @@ def open_table(
     return table
 
 
-def check_saved_table(table: Table, roll_off: RollOff | None, players: tuple[str, ...]) -> tuple[str, ...]:
+def check_saved_table(table: Table, roll_off: RollOff | None, players: tuple[str, ...],
+                      bankrolls: Mapping[str, int] | None) -> tuple[str, ...]:
     """Both games' check_state: the table as open_table left it, and the roll-off's
     rollers and the players dealt in among its seats."""
-    return check_saved(table.seats, table.bankrolls, table.banker, min_seats=2, stakes=table.stakes,
+    return check_saved(table.seats, table.bankrolls, table.banker, min_seats=2, stakes=table.stakes, held=bankrolls,
                        named=(*(seat for seat, _ in table.stakes), *(roll_off.rollers if roll_off else ()), *players))
 
 

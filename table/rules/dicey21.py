@@ -170,11 +170,12 @@ def new_round(
     )
 
 
-def check_state(state: State) -> tuple[str, ...]:
+def check_state(state: State, bankrolls: Mapping[str, int] | None = None) -> tuple[str, ...]:
     """The seats are those with a hand: the house banks and holds none."""
     return check_saved([hand.seat for hand in state.hands], state.bankrolls, max_seats=state.settings.max_seats,
-                       reserved=(HOUSE,), stakes=[(hand.seat, chips) for hand in state.hands
-                                                  for chips in (hand.ante, hand.raised or 0, *(c for _, c in hand.match))])
+                       reserved=(HOUSE,), held=bankrolls,
+                       stakes=[(hand.seat, chips) for hand in state.hands
+                               for chips in (hand.ante, hand.raised or 0, *(c for _, c in hand.match))])
 
 
 def _check_settings(settings: Settings) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, TERMINAL
@@ -244,8 +244,8 @@ def new_round(settings: Settings, seats, bankrolls, bets, banker: str | None = N
     return state if order else replace(state, step="over")
 
 
-def check_state(state: State) -> tuple[str, ...]:
-    return check_saved(state.seats, state.bankrolls, state.banker, min_seats=2,
+def check_state(state: State, bankrolls: Mapping[str, int] | None = None) -> tuple[str, ...]:
+    return check_saved(state.seats, state.bankrolls, state.banker, min_seats=2, held=bankrolls,
                        named=[hand.owner for hand in state.hands],
                        stakes=[(hand.owner, hand.price) for hand in state.hands])
 

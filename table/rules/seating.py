@@ -62,18 +62,26 @@ def check_saved(
     *,
     named: Iterable[str] = (),
     stakes: Iterable[tuple[str, object]] = (),
+    held: Mapping[str, int] | None = None,
     **limits,
 ) -> tuple[str, ...]:
     """The seats of a saved round (each engine's check_state), or an error: its table as
     check_table finds one, every other name it keeps (a bankroll's, a stake's, a hand's,
-    a roller's) one of its seats, every stake whole chips, 0 or more. A saved state
-    decodes field by field, so a damaged or hand-edited one could name a stranger or
-    stake -5; played on, its settlement would name the stranger or overdraw, the ledger
-    would refuse it, and the round could never close."""
+    a roller's) one of its seats, every stake whole chips, 0 or more, and, given the
+    chips the table `held` (the bankroll file's), every bankroll the round was dealt
+    with one of them: no chip moves before a round settles, so a round is dealt from
+    exactly the bankrolls it finds again when carried on. A saved state decodes field
+    by field, so a damaged, hand-edited or stale one could name a stranger, stake -5
+    or count chips a seat does not have; played on, its settlement would name the
+    stranger or overdraw, the ledger would refuse it, and the round could never close."""
     seats = check_table(seats, dict(bankrolls), {}, banker, **limits)
     strangers = [name for name in (*(account for account, _ in bankrolls), *named) if name not in seats]
     if strangers:
         raise TableError(f"the round names {strangers[0]!r}, who is not one of its seats ({', '.join(seats)})")
+    for account, chips in bankrolls:
+        if held is not None and held.get(account) != chips:
+            raise TableError(f"the round was dealt with {account} holding {chips} chips, but the bankroll file "
+                             f"holds {held.get(account, 'no account of that name')}")
     for seat, chips in stakes:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 <= chips <= MOST_CHIPS:
             raise BadBet(f"{seat}: a stake is whole chips, 0 or more, not {chips!r}")
