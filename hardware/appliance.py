@@ -19,9 +19,9 @@ from hardware.config import LED_NAMES
 from hardware.frames import CameraLost, Frame, FrameSource
 from hardware.recording import SessionWriter
 from table.advisor import Advice, advise
-from table.driver import Driver, Motion, Press, SettledRead, Typed, lit_leds, step
+from table.driver import Driver, Motion, Press, SettledRead, Typed, check_driver, lit_leds, step
 from table.ledger import Ledger
-from table.rules import TERMINAL, engine
+from table.rules import engine
 from table.serial import CorruptRecord
 from table.store import BankrollStore, OpenRound, StoreError
 from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
@@ -258,21 +258,23 @@ def _unplayable(saved: Driver, bankrolls: dict[str, int]) -> str:
     decodes can still be one no engine made (a damaged or hand-edited file): asked for
     its next move, it stopped the table; or it named someone not at the table, or
     counted chips other than the bankroll file's, and the ledger then refused its
-    settlement. Either way the round stayed open, and the table was stuck with it at
-    every start."""
-    if saved.state is None:
-        return ""
+    settlement; or its phase did not fit it, or it was no round under way (at its bets
+    or results), whose next round the store refused to open while it stayed open.
+    Either way the round stayed open, and the table was stuck with it at every start."""
     eng = engine(saved.game)
     try:
-        if not isinstance(saved.state, eng.State):
-            return f"its saved state is not a round of {saved.game}"
-        strangers = [seat for seat in eng.check_state(saved.state) if seat not in saved.seats]
-        if strangers:
-            return (f"its saved state is a round played by {', '.join(strangers)}, "
-                    f"who {'is' if len(strangers) == 1 else 'are'} not at this table")
-        eng.check_state(saved.state, bankrolls)  # only now: a stranger has no bankroll, which says less
-        if eng.current_actor(saved.state) != TERMINAL:
-            eng.legal_actions(saved.state)
+        if saved.state is not None:
+            if not isinstance(saved.state, eng.State):
+                return f"its saved state is not a round of {saved.game}"
+            strangers = [seat for seat in eng.check_state(saved.state) if seat not in saved.seats]
+            if strangers:
+                return (f"its saved state is a round played by {', '.join(strangers)}, "
+                        f"who {'is' if len(strangers) == 1 else 'are'} not at this table")
+            eng.check_state(saved.state, bankrolls)  # only now: a stranger has no bankroll, which says less
+        check_driver(saved)
+        if saved.phase in ("bets", "results"):
+            return f"its saved state is no round under way (it is at its {saved.phase})"
+        eng.legal_actions(saved.state)
         eng.describe(saved.state)
     except Exception as err:  # whatever a state no engine made leads the engine to raise
         return f"its saved state is not a round the rules can carry on ({type(err).__name__}: {err})"

@@ -25,8 +25,10 @@ from vision.types import TableRead
 # The words as type hints, so a recording that names another is refused as it loads.
 Button = Literal["shake", "next", "confirm"]
 MotionWord = Literal["rolling", "hand", "settled", "empty"]  # what vision.settle reports
+Phase = Literal["bets", "decide", "roll", "reading", "typed", "results"]
 BUTTONS = SHAKE, NEXT, CONFIRM = get_args(Button)
 MOTIONS = get_args(MotionWord)
+PHASES = get_args(Phase)
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class Driver:
     seat_bets: tuple[tuple[str, str], ...] = ()  # a seat's own bet, typed as the game's BETS_HELP says
     typed_kinds: tuple[str, ...] = ("card", "d10")  # kinds entered by hand, not read
     rules: tuple[tuple[str, Any], ...] = ()  # house rules over the game's defaults (see game_settings)
-    phase: str = "bets"
+    phase: Phase = "bets"
     round_no: int = 0
     state: Any = None  # the rules engine's state during a round
     banker: str | None = None
@@ -117,6 +119,32 @@ def start(driver: Driver, ledger: Ledger) -> Driver:
         raise TableError(f"No round: too few seats can play ({why or 'nobody bet'})")
     return _advance(replace(driver, state=state, round_no=driver.round_no + 1, seen=(), settlement=(),
                             sitting_out=tuple(sitting_out), message="", applied=()))
+
+
+def check_driver(driver: Driver) -> None:
+    """TableError unless the phase fits the round: none dealt at the bets, a finished
+    one at the results, and in between the phase `step` would have reached (a roll
+    being read is still the roll), with a choice highlighted that is on offer. A saved
+    driver decodes field by field, so a damaged one could offer a choice where the
+    dice are due, whose confirm would apply a guessed outcome, highlight a choice
+    past the last, which stopped the table at its confirm, or sit at its results with
+    the round half played."""
+    if driver.phase not in PHASES:
+        raise TableError(f"phase {driver.phase!r} is not one of {', '.join(PHASES)}")
+    if driver.state is None:
+        if driver.phase != "bets":
+            raise TableError(f"phase {driver.phase!r} has no round dealt")
+        return
+    if driver.phase == "bets":
+        raise TableError("phase 'bets' holds a round already dealt")
+    fits = _advance(driver).phase
+    allowed = (fits, "reading") if fits == "roll" else (fits,)
+    if driver.phase not in allowed:
+        raise TableError(f"phase {driver.phase!r} does not fit its round, which is at "
+                         + " or ".join(map(repr, allowed)))
+    choices = len(engine(driver.game).legal_actions(driver.state)) if driver.phase == "decide" else 1
+    if not 0 <= driver.highlight < choices:
+        raise TableError(f"highlight {driver.highlight!r} is not one of the {choices} choices on offer")
 
 
 def bet_text(driver: Driver, seat: str) -> str:

@@ -6,11 +6,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from table.driver import (CONFIRM, MOTIONS, NEXT, SHAKE, Driver, Motion, Need, Press, SettledRead, Typed,
-                          lit_leds, need_of, step)
+from table.driver import (CONFIRM, MOTIONS, NEXT, PHASES, SHAKE, Driver, Motion, Need, Press, SettledRead, Typed,
+                          check_driver, lit_leds, need_of, step)
 from table.errors import TableError
 from table.ledger import Ledger
-from table.rules import HOUSE
+from table.rules import HOUSE, engine
 from table.views import build_view
 from vision.dice import read_dice
 from vision.render.fixtures import random_die
@@ -107,6 +107,32 @@ def test_a_typed_card_that_does_not_exist_is_refused(table):
     driver = feed(driver, ledger, Press(SHAKE))
     after = feed(driver, ledger, Typed("11h"))
     assert after.state == driver.state and "type it again" in after.message
+
+
+def test_every_driver_a_round_passes_through_is_consistent_and_a_damaged_phase_is_refused(table):
+    """A saved driver decodes field by field, so its phase could be one that does not
+    fit its round: a mid-round state at its results, a dealt round at its bets, a
+    choice offered where the dice are due. Every driver of a real round passes, and
+    each of them with any other phase is refused."""
+    driver, ledger = table
+    drivers = [driver]
+    for event in (Press(SHAKE), Typed("9h"), Typed("9s"), Press(CONFIRM), Press(CONFIRM), Press(CONFIRM),
+                  Press(CONFIRM), Press(SHAKE), Motion("rolling"), SettledRead(dice_read(2, 3, 1)), Press(NEXT)):
+        drivers.append(step(drivers[-1], event, ledger))
+    assert {d.phase for d in drivers} == set(PHASES)
+    refused = 0
+    for good in drivers:
+        check_driver(good)
+        fits = {"roll", "reading"} if good.phase in ("roll", "reading") else {good.phase}
+        for phase in (*(p for p in PHASES if p not in fits), "dealing"):
+            with pytest.raises(TableError, match=f"phase '{phase}'"):
+                check_driver(replace(good, phase=phase))
+            refused += 1
+    assert refused >= 5 * len(drivers)
+    deciding = next(d for d in drivers if d.phase == "decide")
+    for highlight in (-1, len(engine("dicey21").legal_actions(deciding.state))):
+        with pytest.raises(TableError, match=f"highlight {highlight} is not one of the 2 choices"):
+            check_driver(replace(deciding, highlight=highlight))
 
 
 def card_due(driver, ledger):

@@ -151,6 +151,27 @@ def test_house_rules_written_in_another_order_are_the_same_table(tmp_path, capsy
     (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '[\"Ann\",100]', '[\"Ann\",500]')",
      "(TableError: the round was dealt with Ann holding 500 chips, but the bankroll file holds 100)",
      "the round was dealt with Ann holding 500 chips"),
+    # The driver's own phase, damaged: a phase word no driver has stops it decoding;
+    # one that does not fit the round asked the wrong question of the engine (a
+    # choice where dice are due) or dealt no round; and a round not under way (its
+    # bets or results phase) started the next round while it stayed open, which the
+    # store refused at every press.
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"dealing\"')",
+     "table.driver:Driver: phase must be one of 'bets', 'decide', 'roll', 'reading', 'typed', 'results', "
+     "not 'dealing'", "no longer loads"),
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"results\"')",
+     "(TableError: phase 'results' does not fit its round, which is at 'roll' or 'reading')",
+     "phase 'results' does not fit"),
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"decide\"')",
+     "(TableError: phase 'decide' does not fit its round, which is at 'roll' or 'reading')",
+     "phase 'decide' does not fit"),
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"bets\"')",
+     "(TableError: phase 'bets' holds a round already dealt)", "phase 'bets' holds a round"),
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "json_set(state, '$.state', json('null'))",
+     "(TableError: phase 'roll' has no round dealt)", "phase 'roll' has no round"),
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5),
+     "json_set(json_set(state, '$.state', json('null')), '$.phase', 'bets')",
+     "its saved state is no round under way (it is at its bets)", "no round under way"),
 ])
 def test_a_saved_round_that_cannot_go_on_is_voided_not_a_locked_table(tmp_path, capsys, state, damage, refused, voided):
     open_round(tmp_path, state)
