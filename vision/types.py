@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from table.rules.cards import Card as PlayingCard
 from table.rules.dice import check_die
@@ -20,6 +21,9 @@ from table.rules.tiles import Tile
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
+# The pieces a reader finds, by the name its reads give them (a tile is a "domino").
+UnreadableKind = Literal["die", "d10", "domino", "card"]
+FaceDownKind = Literal["domino", "card"]  # only these have a back to lie on
 
 
 def _check_numbers(name: str, numbers: object, count: int) -> None:
@@ -36,6 +40,13 @@ def _check_place(center: object, box: object) -> None:
     _check_numbers("center", center, 2)
     if box is not None:
         _check_numbers("box", box, 4)
+
+
+def _check_kind(kind: object, kinds: object) -> None:
+    """The round counts face-down pieces and names refused ones by kind, so a kind no
+    reader makes would count nothing and name nothing."""
+    if kind not in get_args(kinds):
+        raise ValueError(f"kind is one of {', '.join(map(repr, get_args(kinds)))}, not {kind!r}")
 
 
 def _check_confidence(confidence: object) -> None:
@@ -118,11 +129,12 @@ class Card:
 class FaceDown:
     """A tile or card lying face down: counted, never read."""
 
-    kind: str  # "domino" or "card"
+    kind: FaceDownKind
     center: Point
     box: Box
 
     def __post_init__(self) -> None:
+        _check_kind(self.kind, FaceDownKind)
         _check_place(self.center, self.box)
 
 
@@ -130,12 +142,15 @@ class FaceDown:
 class Unreadable:
     """Something that is there but cannot be read for certain; the round asks for a re-roll."""
 
-    kind: str  # "die", "d10", "domino" or "card"
+    kind: UnreadableKind
     center: Point
-    reason: str
+    reason: str  # shown to the table as what to fix, so never empty
     box: Box | None = None
 
     def __post_init__(self) -> None:
+        _check_kind(self.kind, UnreadableKind)
+        if not isinstance(self.reason, str) or not self.reason.strip():
+            raise ValueError(f"a reason is some words, not {self.reason!r}")
         _check_place(self.center, self.box)
 
 
