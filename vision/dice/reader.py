@@ -13,6 +13,7 @@ import numpy as np
 from vision.calibration import Calibration, box_corners, checked_frame, in_play
 from vision.colour import grey_refusal, whole_view
 from vision.dice.candidates import Candidate, find_candidates
+from vision.dice.cast import cast_gains, uncast
 from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, shipped_face_networks,
                                     shipped_networks)
 from vision.dice.foreground import foreground_mask
@@ -232,7 +233,9 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     finders) and `face_networks` replace the shipped ones (for measuring freshly
     trained models). A frame whose dice are much bigger than the networks learnt them
     is read shrunk (vision.dice.working_scale, vision.resized_read), in the frame's own pixels all the same.
-    A grainy frame is smoothed first, and one too grainy to read is one Unreadable."""
+    A grainy frame is smoothed first, and one too grainy to read is one Unreadable; a
+    frame whose dice show a lamp's colour cast is read again with it taken out
+    (vision.dice.cast)."""
     networks = networks or shipped_networks()
     face_networks = face_networks or shipped_face_networks()
     checked_frame(frame_bgr, calibration)
@@ -247,9 +250,13 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         frame, frame_calibration, candidates = _working_frame(source, calibration)
         if candidates is None:
             candidates, _ = _candidates(frame, frame_calibration)
+        read = _read(frame, frame_calibration, candidates, networks, face_networks)
+        if (gains := cast_gains(frame, [die.box for die in read.dice])) is not None:
+            neutral = uncast(frame, gains)
+            read = _read(neutral, frame_calibration, _candidates(neutral, frame_calibration)[0], networks,
+                         face_networks)
     except _NoTable as refusal:
         return TableRead(unreadable=(whole_view(frame_bgr, "die", str(refusal)),))
-    read = _read(frame, frame_calibration, candidates, networks, face_networks)
     return read if frame is source else read_in_frame(read, frame.shape, source.shape)
 
 
