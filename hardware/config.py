@@ -83,14 +83,29 @@ class ApplianceConfig:
 
 LED_NAMES = ("ready", "reading", "win", "lose", "error")
 
-SCREEN_RANGE = "a screen from 320x240 to 7680x4320"
+@dataclass(frozen=True)
+class Sizes:
+    """The width x height a setting may ask for, with the words that say so."""
+
+    what: str
+    smallest: tuple[int, int]
+    largest: tuple[int, int]
+
+    def fit(self, width: int, height: int) -> bool:
+        return self.smallest[0] <= width <= self.largest[0] and self.smallest[1] <= height <= self.largest[1]
+
+    def __str__(self) -> str:
+        return f"{self.what} from {'x'.join(map(str, self.smallest))} to {'x'.join(map(str, self.largest))}"
 
 
-def fits_screen(width: int, height: int) -> bool:
-    """The sizes the layout is drawn for, a small TFT to 8K; `--size` and [display]
-    take the same. Outside them a window showed nothing to read, or SDL refused it
-    with words that blamed its video driver."""
-    return 320 <= width <= 7680 and 240 <= height <= 4320
+# What the layout is drawn for, a small TFT to 8K; `--size` and [display] take the
+# same. Outside it a window showed nothing to read, or SDL refused it with words that
+# blamed its video driver.
+SCREEN = Sizes("a screen", (320, 240), (7680, 4320))
+# What a camera can give, with room to spare: a frame under 64x48 holds no die a
+# reader could find, and no camera the appliance drives (the Pi's modules, USB
+# webcams) gives more than 8192 a side; 0 or -5 asked the camera for nothing it has.
+CAMERA_FRAME = Sizes("a camera frame", (64, 48), (8192, 8192))
 
 
 def load_config(path: str | Path | None) -> ApplianceConfig:
@@ -171,9 +186,10 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
     for key in ("bounce_time", "hold_time"):
         if not 0 <= getattr(config.gpio, key) < math.inf:
             raise ConfigError(f"[gpio] {key} = {getattr(config.gpio, key)!r}: a time in seconds, 0 or more")
-    if not fits_screen(config.display.width, config.display.height):
-        raise ConfigError(f"[display] width and height {config.display.width}x{config.display.height}: "
-                          f"{SCREEN_RANGE}")
+    for section, sizes in (("display", SCREEN), ("camera", CAMERA_FRAME)):
+        width, height = getattr(config, section).width, getattr(config, section).height
+        if not sizes.fit(width, height):
+            raise ConfigError(f"[{section}] width and height {width}x{height}: {sizes}")
     for key in ("cards", "d10", "dominoes"):
         if getattr(config.input, key) not in ("typed", "camera"):
             raise ConfigError(f"[input] {key} must be \"typed\" or \"camera\"")

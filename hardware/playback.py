@@ -9,7 +9,7 @@ from typing import Callable
 
 import numpy as np
 
-from hardware.config import SCREEN_RANGE, fits_screen
+from hardware.config import SCREEN
 from table.errors import TableError
 from table.serial import dumps
 from table.view import TableView
@@ -23,8 +23,8 @@ def parse_size(text: str) -> tuple[int, int]:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
         raise TableError(f"--size {text!r}: write it as WIDTHxHEIGHT, e.g. 800x480") from None
-    if not fits_screen(width, height):
-        raise TableError(f"--size {text!r}: {SCREEN_RANGE}, please")
+    if not SCREEN.fit(width, height):
+        raise TableError(f"--size {text!r}: {SCREEN}, please")
     return width, height
 
 

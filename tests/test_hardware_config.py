@@ -23,6 +23,14 @@ def test_a_file_overrides_fields(tmp_path):
     assert config.gpio.leds == {"ready": 5, "win": 6}
 
 
+@pytest.mark.parametrize("size", [(64, 48), (8192, 8192), (640, 480), (4056, 3040)])
+def test_every_camera_size_in_the_range_is_taken(tmp_path, size):
+    path = tmp_path / "t.toml"
+    path.write_text(f"[camera]\nwidth = {size[0]}\nheight = {size[1]}\n")
+    camera = load_config(path).camera
+    assert (camera.width, camera.height) == size
+
+
 def test_a_settings_path_that_is_a_folder_is_explained(tmp_path):
     with pytest.raises(ConfigError, match=f"{tmp_path}: cannot read the settings file"):
         load_config(tmp_path)
@@ -65,6 +73,12 @@ def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
         ("[display]\nwidth = 40000\nheight = 30000\n", r"\[display\] width and height 40000x30000: a screen"),
         ("[display]\nwidth = 1\nheight = 1\n", r"\[display\] width and height 1x1: a screen"),
         ("[display]\nwidth = 0\nheight = 0\n", r"\[display\] width and height 0x0: a screen"),
+        # Were taken, and the camera was asked for frames it cannot give.
+        ("[camera]\nwidth = 0\n", r"\[camera\] width and height 0x720: a camera frame from 64x48 to 8192x8192"),
+        ("[camera]\nheight = -5\n", r"\[camera\] width and height 1280x-5: a camera frame from 64x48"),
+        ("[camera]\nwidth = 100000\n", r"\[camera\] width and height 100000x720: a camera frame"),
+        ("[camera]\nwidth = 63\nheight = 48\n", r"\[camera\] width and height 63x48: a camera frame"),
+        ("[camera]\nwidth = 8192\nheight = 8193\n", r"\[camera\] width and height 8192x8193: a camera frame"),
     ],
 )
 def test_bad_settings_are_explained(tmp_path, text, words):
