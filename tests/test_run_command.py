@@ -311,6 +311,34 @@ def test_a_setting_or_device_that_fails_stops_run_before_a_round_left_open_is_vo
     assert sessions_recorded(tmp_path) == [], "a run that stopped at its start records no session"
 
 
+@pytest.mark.parametrize("sessions", ["sessions", "new/deeper/sessions"])
+@pytest.mark.parametrize("store, words", [
+    ("a-folder", "cannot be opened as a bankroll file"),
+    ("not-a-database", "is not a readable bankroll file"),
+])
+def test_a_run_stopped_by_its_bankroll_file_leaves_no_folder_it_made(tmp_path, capsys, sessions, store, words):
+    """The session folder was removed, but the sessions folder made for it (and any
+    folder above it made on the way) stayed behind, empty."""
+    (tmp_path / "a-folder").mkdir()
+    (tmp_path / "not-a-database").write_text("chips: lots")
+    config = settings(tmp_path)
+    config.write_text(config.read_text().replace(f"{tmp_path}/bank.sqlite", f"{tmp_path}/{store}")
+                      .replace(f"{tmp_path}/sessions", f"{tmp_path}/{sessions}"))
+    before = sorted(tmp_path.iterdir())
+    assert main(["run", "--config", str(config), "--frames", "1"]) == 2
+    assert words in capsys.readouterr().err
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_a_sessions_folder_that_was_there_stays_when_a_run_stops_at_its_start(tmp_path, capsys):
+    (tmp_path / "sessions").mkdir()
+    config = settings(tmp_path)
+    config.write_text(config.read_text().replace(f"{tmp_path}/bank.sqlite", f"{tmp_path}"))
+    assert main(["run", "--config", str(config), "--frames", "1"]) == 2
+    assert "cannot be opened as a bankroll file" in capsys.readouterr().err
+    assert (tmp_path / "sessions").is_dir() and sessions_recorded(tmp_path) == []
+
+
 def test_a_camera_that_does_not_open_at_the_start_is_a_lost_camera_tried_again(tmp_path, monkeypatch, capsys):
     """The table's screen is where a person looks: a camera missing at the start says
     "Camera lost" there and is tried again, as mid-run, and the round left open is

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import sys
 import threading
@@ -89,8 +90,10 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     # stopped on a bad sessions folder or an unplugged camera is lost to the start
     # after the fix, which would have resumed it.
     started = datetime.now()
-    folder = new_session_folder(Path(config.table.sessions).expanduser(), started)
-    opened.callback(_drop_if_unrecorded, folder)
+    root = Path(config.table.sessions).expanduser()
+    made = _missing(root)  # looked for first: new_session_folder makes them
+    folder = new_session_folder(root, started)
+    opened.callback(_drop_if_unrecorded, folder, made)
     source = ReconnectingSource(lambda: open_source(config), first=_open_camera(config, open_source))
     opened.callback(source.close)
     controls = None
@@ -166,11 +169,20 @@ def _open_camera(config, open_source):
         return None
 
 
-def _drop_if_unrecorded(folder: Path) -> None:
+def _missing(folder: Path) -> list[Path]:
+    """The folder and those above it that are not there yet, deepest first (os.path's
+    exists, since Path.exists raises where a folder above is unreadable, and
+    new_session_folder is the one to say that in words)."""
+    return [path for path in (folder, *folder.parents) if not os.path.exists(path)]
+
+
+def _drop_if_unrecorded(folder: Path, made: list[Path]) -> None:
     """A run that stopped before its recording began (a round --resume refuses, GPIO
-    pins in use) leaves no empty session folder for replay to trip on."""
-    with suppress(OSError):  # not empty: the recording began, and it stays
-        folder.rmdir()
+    pins in use, a bad bankroll file) leaves no empty session folder for replay to
+    trip on, nor the empty sessions folder (and those above it) it made to hold it."""
+    with suppress(OSError):  # not empty: the recording began, or another run's is there, and it stays
+        for path in (folder, *made):
+            path.rmdir()
 
 
 def _calibration(config):
