@@ -315,6 +315,8 @@ def test_a_setting_or_device_that_fails_stops_run_before_a_round_left_open_is_vo
 @pytest.mark.parametrize("store, words", [
     ("a-folder", "cannot be opened as a bankroll file"),
     ("not-a-database", "is not a readable bankroll file"),
+    # Was a FileExistsError traceback: a file stands where the store's folder goes.
+    ("not-a-database/bank.sqlite", "not-a-database: cannot keep the bankroll file here (File exists)"),
 ])
 def test_a_run_stopped_by_its_bankroll_file_leaves_no_folder_it_made(tmp_path, capsys, sessions, store, words):
     """The session folder was removed, but the sessions folder made for it (and any
@@ -326,7 +328,8 @@ def test_a_run_stopped_by_its_bankroll_file_leaves_no_folder_it_made(tmp_path, c
                       .replace(f"{tmp_path}/sessions", f"{tmp_path}/{sessions}"))
     before = sorted(tmp_path.iterdir())
     assert main(["run", "--config", str(config), "--frames", "1"]) == 2
-    assert words in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and words in err, err
     assert sorted(tmp_path.iterdir()) == before
 
 

@@ -103,7 +103,11 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
         controls = GpioControls(config.gpio)
         opened.callback(controls.close)
     store_path = Path(config.table.store).expanduser()
-    store_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        store_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # a file of that name on the way, no permission
+        raise TableError(f"{store_path.parent}: cannot keep the bankroll file here ({err.strerror or err}); "
+                         "point [table] store at a file in a folder") from None
     store = BankrollStore(store_path)
     opened.callback(store.close)
     ledger = store.open_table({seat: config.table.chips for seat in seats} | {h: 0 for h in house_account(game)},
