@@ -10,6 +10,7 @@ from typing import Callable
 import numpy as np
 
 from hardware.config import SCREEN
+from hardware.folders import folder_to_keep
 from table.errors import TableError
 from table.serial import dumps
 from table.view import TableView
@@ -29,14 +30,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def screenshot_folder(folder: str | Path) -> Path:
-    """Made before the first screen is drawn: a file in the way is one line, not an
-    OSError traceback part-way through."""
-    out = Path(folder)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:  # a file of that name or on the way, no permission
-        raise TableError(f"{out}: cannot keep screenshots here ({err.strerror or err}); name a folder") from None
-    return out
+    """Made before the first screen is drawn."""
+    return folder_to_keep(folder, "screenshots", "name a folder")
 
 
 def screenshots(folder: str | Path, size: tuple[int, int]) -> tuple[Show, list[Path]]:

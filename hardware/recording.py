@@ -18,9 +18,9 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
+from hardware.folders import folder_to_keep
 from hardware.frames import CameraLost, Frame
 from table import serial
-from table.errors import TableError
 from table.serial import CorruptRecord
 from vision.image_io import NotAnImage, load_bgr
 
@@ -53,12 +53,7 @@ def new_session_folder(root: str | Path, now: datetime) -> Path:
     Two starts in one second (a service restarted at once by systemd) must not share
     or refuse a folder: the second one is suffixed -2, -3, ... The folder is made here,
     by an exclusive mkdir, so two processes cannot both take the same name."""
-    root = Path(root)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as err:  # a file of that name, no permission
-        raise TableError(f"{root}: cannot keep session recordings here ({err.strerror or err}); "
-                         "point [table] sessions at a folder") from None
+    root = folder_to_keep(root, "session recordings", "point [table] sessions at a folder")
     stem = now.strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
         folder = root / (stem if n == 1 else f"{stem}-{n}")

@@ -73,6 +73,7 @@ def _open_display(config, fullscreen: bool):
 def _run(args, config, calibration, display, opened: ExitStack) -> int:
     from display import QUIT
     from hardware.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
+    from hardware.folders import folder_to_keep
     from hardware.frames import ReconnectingSource
     from hardware.recording import Manifest, SessionWriter, new_session_folder
     from hardware.sources import open_source
@@ -103,11 +104,7 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
         controls = GpioControls(config.gpio)
         opened.callback(controls.close)
     store_path = Path(config.table.store).expanduser()
-    try:
-        store_path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:  # a file of that name on the way, no permission
-        raise TableError(f"{store_path.parent}: cannot keep the bankroll file here ({err.strerror or err}); "
-                         "point [table] store at a file in a folder") from None
+    folder_to_keep(store_path.parent, "the bankroll file", "point [table] store at a file in a folder")
     store = BankrollStore(store_path)
     opened.callback(store.close)
     ledger = store.open_table({seat: config.table.chips for seat in seats} | {h: 0 for h in house_account(game)},
