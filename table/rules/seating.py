@@ -83,7 +83,7 @@ def check_saved(
             raise TableError(f"the round was dealt with {account} holding {chips} chips, but the bankroll file "
                              f"holds {held.get(account, 'no account of that name')}")
     for seat, chips in stakes:
-        if isinstance(chips, bool) or not isinstance(chips, int) or not 0 <= chips <= MOST_CHIPS:
+        if not _whole_chips(chips):
             raise BadBet(f"{seat}: a stake is whole chips, 0 or more, not {chips!r}")
     return seats
 
@@ -93,9 +93,14 @@ def check_bankroll(seat: str, chips: object) -> int:
     all), and no more than a bankroll file holds, so a table too rich to record is
     refused before its round, not at the settlement. Each engine's check_bet starts
     here, since it is also called on its own."""
-    if isinstance(chips, bool) or not isinstance(chips, int) or not 0 <= chips <= MOST_CHIPS:
+    if not _whole_chips(chips):
         raise BadBet(f"{seat}: a bankroll is a whole number of chips, 0 to {MOST_CHIPS}, not {chips!r}")
     return chips
+
+
+def _whole_chips(chips: object) -> bool:
+    """A count of chips a bankroll file can hold: an int (True is not one), 0 to MOST_CHIPS."""
+    return not isinstance(chips, bool) and isinstance(chips, int) and 0 <= chips <= MOST_CHIPS
 
 
 def _how_many(low: int, high: int | None) -> str:
