@@ -315,12 +315,12 @@ def auto_stakes(settings, seats, bankrolls: Mapping[str, int], rng, banker: str 
     bets = {}
     for seat in seats:
         top = min(settings.max_bet, table.bankroll(seat), settings.min_bet * 5,
-                  *(cover for banker, cover in left.items() if banker != seat))
+                  *(cover for bank, cover in left.items() if bank != seat))
         if top >= settings.min_bet:
             bets[seat] = Bets(rng.randint(settings.min_bet, top))
-            for banker in left:
-                if banker != seat:
-                    left[banker] -= bets[seat].stake
+            for bank in left:
+                if bank != seat:
+                    left[bank] -= bets[seat].stake
     return bets
 
 
