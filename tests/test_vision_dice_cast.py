@@ -9,7 +9,8 @@ import pytest
 import vision.dice.cast as cast
 import vision.evaluate as evaluate_module
 from vision.dice import read_dice
-from vision.dice.cast import CAST, CLEAR_CAST, cast_gains, uncast
+from vision.colour import uncast
+from vision.dice.cast import CAST, CLEAR_CAST, cast_gains
 from vision.evaluate import evaluate, summary
 
 WARM = np.array((0.55, 0.90, 1.20), np.float32)  # B, G, R: a lamp with the camera's white balance off

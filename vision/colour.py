@@ -38,6 +38,15 @@ def grey_refusal(frame_bgr: np.ndarray, kind: str, things: str) -> TableRead | N
     return TableRead(unreadable=(whole_view(frame_bgr, kind, reason),))
 
 
+def uncast(frame_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """The frame with each channel scaled by its gain (B, G, R), clipped: a lamp's
+    colour cast taken out. One lookup table per channel, the same values as scaling
+    the frame in floats at a tenth of the time."""
+    levels = np.arange(256, dtype=np.float32)[:, None] * np.asarray(gains, np.float32)
+    table = np.clip(levels, 0, 255).astype(np.uint8).reshape(1, 256, 3)
+    return cv2.LUT(np.ascontiguousarray(frame_bgr), table)
+
+
 def whole_view(frame_bgr: np.ndarray, kind: str, reason: str) -> Unreadable:
     h, w = frame_bgr.shape[:2]
     return Unreadable(kind, (w / 2, h / 2), reason, (0.0, 0.0, float(w), float(h)))

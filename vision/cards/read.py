@@ -11,6 +11,7 @@ import numpy as np
 from vision.cards import fan, index
 from vision.cards.backs import find_borderless_backs
 from vision.cards.find import Region, find_card_regions, holds
+from vision.cards.white_stock import neutral
 from vision.cards.working_size import NEAR_ONE, TARGET, working_factor
 from vision.calibration import Calibration, checked_frame, in_play
 from vision.colour import grey_refusal
@@ -101,21 +102,23 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     that a card lying across it is seen whole and refused, as the d6 reader refuses a
     die there: cut off at the edge, such a card was read from its part inside, counted
     face down or missed without a word, and one whose middle lay outside was sometimes
-    reported."""
+    reported. A lamp's colour cast is taken out first (vision.cards.white_stock):
+    card stock is found by being white."""
     frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
     if (refusal := grey_refusal(frame_bgr, "card", "cards")) is not None:
         return refusal
-    shrink = look_factor(frame_bgr.shape)
-    frame, frame_calibration = shrunk(frame_bgr, calibration, shrink)
+    source = neutral(frame_bgr)
+    shrink = look_factor(source.shape)
+    frame, frame_calibration = shrunk(source, calibration, shrink)
     area = _area(frame, frame_calibration)
     singles, blobs = find_card_regions(frame, area)
     factor = shrink * working_factor(_long_sides(singles, frame_calibration))
     if factor != shrink:
-        frame, frame_calibration = shrunk(frame_bgr, calibration, 1.0 if abs(factor - 1) < NEAR_ONE else factor)
+        frame, frame_calibration = shrunk(source, calibration, 1.0 if abs(factor - 1) < NEAR_ONE else factor)
         area = _area(frame, frame_calibration)
         singles, blobs = find_card_regions(frame, area)
     read = _read(frame, frame_calibration, area, singles, blobs)
-    return read if frame is frame_bgr else read_in_frame(read, frame.shape, frame_bgr.shape)
+    return read if frame is source else read_in_frame(read, frame.shape, source.shape)
 
 
 def _area(frame_bgr: np.ndarray, calibration: Calibration | None) -> np.ndarray | None:

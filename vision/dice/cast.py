@@ -65,7 +65,3 @@ def _table_share(frame_bgr: np.ndarray, light: np.ndarray) -> float:
     dice = np.log(light)
     table, dice = table - table.mean(), dice - dice.mean()
     return float(table @ dice / (dice @ dice))
-
-
-def uncast(frame_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    return np.clip(frame_bgr * gains, 0, 255).astype(np.uint8)

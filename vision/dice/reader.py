@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, box_corners, checked_frame, in_play
-from vision.colour import grey_refusal, whole_view
+from vision.colour import grey_refusal, uncast, whole_view
 from vision.dice.candidates import Candidate, find_candidates
-from vision.dice.cast import cast_gains, uncast
+from vision.dice.cast import cast_gains
 from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, shipped_face_networks,
                                     shipped_networks)
 from vision.dice.foreground import foreground_mask
