@@ -34,10 +34,12 @@ def sparse(frame_bgr: np.ndarray, step: int) -> np.ndarray:
     return cv2.resize(frame_bgr, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST)
 
 
-def level_at(image: np.ndarray, share: float) -> float:
-    """The level below which `share` of a one-channel 8-bit image's pixels lie, from its
-    histogram (cheaper than sorting the pixels). vision.noise takes its median so."""
-    counts = np.cumsum(cv2.calcHist([image], [0], None, [256], [0, 256]).ravel())
+def level_at(image: np.ndarray, share: float, mask: np.ndarray | None = None, levels: int = 256) -> float:
+    """The level below which `share` of a one-channel image's pixels (those `mask`
+    marks, if given) lie, from its histogram over 0 to `levels` (cheaper than sorting
+    the pixels). vision.noise takes its median so; vision.cards.white_stock takes a
+    share of the sum of three 8-bit channels (levels 768, a 16-bit image)."""
+    counts = np.cumsum(cv2.calcHist([image], [0], mask, [levels], [0, levels]).ravel())
     return float(np.searchsorted(counts, share * counts[-1]))
 
 

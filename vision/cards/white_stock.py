@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.colour import uncast
-from vision.exposure import sparse
+from vision.exposure import level_at, sparse
 
 # The brightest unclipped pixels of the card fixtures lie within 0.09 of grey (one past
 # 0.08, which reads the same corrected), those of rendered card scenes, whose lights are
@@ -40,13 +40,12 @@ def stock_gains(frame_bgr: np.ndarray) -> np.ndarray | None:
     when they are grey already (within CLEAR_CAST) or too few to tell."""
     sample = sparse(frame_bgr, SAMPLE)
     b, g, r = cv2.split(sample)
-    unclipped = cv2.max(cv2.max(b, g), r) < CLIPPED
-    brightness = cv2.add(cv2.add(b, g, dtype=cv2.CV_16U), r, dtype=cv2.CV_16U)
-    counts = np.cumsum(np.bincount(brightness[unclipped], minlength=3 * 256))
-    if counts[-1] < FEWEST:
+    unclipped = (cv2.max(cv2.max(b, g), r) < CLIPPED).astype(np.uint8)
+    if cv2.countNonZero(unclipped) < FEWEST:
         return None
-    level = int(np.searchsorted(counts, BRIGHTEST / 100 * counts[-1]))
-    light = np.array(cv2.mean(sample, mask=(unclipped & (brightness >= level)).astype(np.uint8))[:3])
+    brightness = cv2.add(cv2.add(b, g, dtype=cv2.CV_16U), r, dtype=cv2.CV_16U)
+    level = level_at(brightness, BRIGHTEST / 100, unclipped, 3 * 256)
+    light = np.array(cv2.mean(sample, mask=unclipped & (brightness >= level))[:3])
     if light.min() <= 0:
         return None
     light /= light.mean()
