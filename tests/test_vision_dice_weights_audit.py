@@ -84,3 +84,11 @@ def test_an_unreadable_weight_file_of_the_other_readers_is_an_incomplete_install
     unreadable = re.escape(str(path)) + f": the {who}'s weight file (cannot be read|lacks) .* reinstall"
     with pytest.raises(IncompleteInstall, match=unreadable):
         getattr(module, loader)()
+
+
+def test_only_numbered_files_join_a_readers_networks():
+    """die_face_hue.npz lies beside die_face.npz but takes another input: averaged in
+    as a second face network, it made the reader refuse dice it reads (seven in one photo)."""
+    assert classifier.HUE_MODEL_PATH.parent == classifier.FACE_MODEL_PATH.parent
+    assert len(classifier.shipped_face_networks()) == 1 and len(classifier.shipped_hue_networks()) == 1
+    assert len(classifier.shipped_networks()) == 2  # die_cnn.npz and die_cnn_2.npz

@@ -25,12 +25,14 @@ class IncompleteInstall(RuntimeError):
 def load_networks(first: str | Path, reader: str, shape: tuple[int, int, int], classes: int) -> tuple[TinyCNN, ...]:
     """The networks in `first` and the numbered files after it (first_2.npz...), each
     checked as load_network checks it. `first` must be there: the glob alone found
-    none and said nothing."""
+    none and said nothing. Only numbered files: die_face_hue.npz, beside
+    die_face.npz, is another network for another input."""
     first = Path(first)
     if not first.is_file():
         raise _incomplete(first, reader, "is missing")
+    numbered = [path for path in first.parent.glob(first.stem + "_*.npz") if path.stem[len(first.stem) + 1:].isdigit()]
     return tuple(load_network(path, reader, shape, classes)
-                 for path in sorted(first.parent.glob(first.stem + "*.npz")))
+                 for path in [first, *sorted(numbered, key=lambda path: int(path.stem[len(first.stem) + 1:]))])
 
 
 def load_network(path: str | Path, reader: str, shape: tuple[int, int, int], classes: int) -> TinyCNN:

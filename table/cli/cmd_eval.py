@@ -32,6 +32,8 @@ def register(subparsers) -> None:
                              "half); repeat for several networks")
     parser.add_argument("--face-model", metavar="FILE", action="append",
                         help="the same for the dice reader's face networks")
+    parser.add_argument("--hue-model", metavar="FILE", action="append",
+                        help="the same for its second opinion on unclear faces (trained with `--face --hue`)")
     parser.set_defaults(run=run)
 
 
@@ -69,9 +71,10 @@ def run(args) -> int:
     # Only the readers for what the labels hold: the figures (and ms per photo) are
     # those of the reader being scored, as on a table of that game.
     reader = partial(read_table, readers={kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS})
-    if args.dice_model or args.face_model:
+    if args.dice_model or args.face_model or args.hue_model:
         reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model or ()),
-                         face_networks=tuple(_load_network(path) for path in args.face_model or ()))
+                         face_networks=tuple(_load_network(path) for path in args.face_model or ()),
+                         hue_networks=tuple(_load_network(path) for path in args.hue_model or ()))
     try:
         results = evaluate(directory, reader, names)
     except (NotAnImage, BadLabels) as err:  # a labelled photo missing or not a picture; nothing labelled

@@ -7,7 +7,9 @@ Two kinds, because finding and reading cost differently. The finders
 (die_cnn*.npz, 16x16 input) look at every candidate, about seven per die, so they
 are small and see little detail: enough to tell a die's centre from table, wall or
 the point between two dice. The face network (die_face*.npz, 24x24 input, four
-times wider) looks only at the dice found. All are vision.dice.tinycnn networks
+times wider) looks only at the dice found; a second face network, taught every die's
+colours turned to one hue (die_face_hue.npz, patches.relative_to_face), is asked
+about the faces the first leaves unclear. All are vision.dice.tinycnn networks
 made by `python -m vision.dice.train`; weights sit beside this file."""
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from vision.dice.tinycnn import TinyCNN
 
 MODEL_PATH = Path(__file__).with_name("die_cnn.npz")  # the first finder network; die_cnn_2.npz... follow
 FACE_MODEL_PATH = Path(__file__).with_name("die_face.npz")  # the face network
+HUE_MODEL_PATH = Path(__file__).with_name("die_face_hue.npz")  # the second opinion on unclear faces
 NOT_A_DIE = 0  # class index; classes 1..6 are the face values
 ODD_DIE = 7  # a die that cannot be read as lying flat: cocked, stacked
 CLASSES = 8
@@ -52,10 +55,18 @@ def shipped_face_networks() -> tuple[TinyCNN, ...]:
     return weights.load_networks(FACE_MODEL_PATH, "dice", (PATCH, PATCH, INPUT_CHANNELS), CLASSES)
 
 
-def face_probabilities(patches_bgr: np.ndarray, networks: tuple[TinyCNN, ...] | None = None) -> np.ndarray:
+@lru_cache(maxsize=1)
+def shipped_hue_networks() -> tuple[TinyCNN, ...]:
+    """The second opinion: which face is up, seen with the die's hue turned to red's."""
+    return weights.load_networks(HUE_MODEL_PATH, "dice", (PATCH, PATCH, INPUT_CHANNELS), CLASSES)
+
+
+def face_probabilities(patches_bgr: np.ndarray, networks: tuple[TinyCNN, ...] | None = None,
+                       hue_turned: bool = False) -> np.ndarray:
     """(n, CLASSES) probabilities for (n, PATCH, PATCH, 3) upright BGR patches, the
-    mean over `networks` (all shipped ones by default)."""
+    mean over `networks` (all shipped ones by default); `hue_turned` for networks
+    taught so (shipped_hue_networks)."""
     if len(patches_bgr) == 0:
         return np.zeros((0, CLASSES), np.float32)
-    x = network_input(patches_bgr)
+    x = network_input(patches_bgr, hue_turned)
     return np.mean([net.probabilities(x) for net in networks or shipped_networks()], axis=0)

@@ -13,6 +13,9 @@ import numpy as np
 PATCH = 24  # the face network's input side
 FIND_PATCH = 16  # the finder networks' input side: telling a die centre from table or wall needs no pip detail
 PATCH_SPAN = 1.05  # the patch covers this many die sides: the top face, little of the walls
+# Lab chroma of a face under which it is taken as grey (not turned by hue_turned), and
+# from which it is turned all the way (the photos' dice: a tenth under 5, half under 22).
+NEUTRAL_CHROMA, HUED_CHROMA = 4.0, 12.0
 
 
 class SquareAngles:
@@ -84,24 +87,39 @@ def _cut(frame_bgr: np.ndarray, center: tuple[float, float], span: float, angle:
     return cv2.warpAffine(source, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def relative_to_face(patches_bgr: np.ndarray, units: tuple[float, float, float]) -> np.ndarray:
+def relative_to_face(patches_bgr: np.ndarray, units: tuple[float, float, float],
+                     hue_turned: bool = False) -> np.ndarray:
     """(n, size, size, 3) float32 Lab differences of every pixel from its patch's face
     colour (the median over the patch middle), divided by `units` (L, a, b): relative
     to the face, a mark is "different" whatever the colours of the object and its ink.
-    The d10 reader uses it too."""
+    The d10 reader uses it too.
+
+    `hue_turned` turns each patch's colour differences round the Lab hue circle by the
+    angle that brings its face's hue to red's, so a blue die with white pips gives the
+    red one's input: a network that learnt a die's colours this way reads dice of a
+    colour it has not seen (a face nearly grey has no hue to go by, and is turned
+    less, not at all under NEUTRAL_CHROMA)."""
     n, size = len(patches_bgr), patches_bgr.shape[1]
     lab = cv2.cvtColor(patches_bgr.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     lab = lab.reshape(n, size, size, 3)
     q = size // 4
     face = np.median(lab[:, q:-q, q:-q].reshape(n, -1, 3), axis=1)
-    return (lab - face[:, None, None, :]) / np.array(units, np.float32)
+    rel = (lab - face[:, None, None, :]) / np.array(units, np.float32)
+    if hue_turned:
+        a, b = face[:, 1] - 128.0, face[:, 2] - 128.0
+        share = np.clip((np.hypot(a, b) - NEUTRAL_CHROMA) / (HUED_CHROMA - NEUTRAL_CHROMA), 0.0, 1.0)
+        turn = -np.arctan2(b, a) * share
+        cos, sin = np.cos(turn)[:, None, None], np.sin(turn)[:, None, None]
+        rel_a, rel_b = rel[..., 1].copy(), rel[..., 2].copy()  # a and b share one unit, so turning keeps lengths
+        rel[..., 1], rel[..., 2] = cos * rel_a - sin * rel_b, sin * rel_a + cos * rel_b
+    return rel
 
 
-def network_input(patches_bgr: np.ndarray) -> np.ndarray:
+def network_input(patches_bgr: np.ndarray, hue_turned: bool = False) -> np.ndarray:
     """(n, size, size, 4) float32 for the network: L, a, b relative to the die's own
     face colour, and the colour distance from it. Relative to the face, a pip is
     "different" whether the die is white, black or red and whether its pips are darker
-    or lighter."""
-    rel = relative_to_face(patches_bgr, (60.0, 25.0, 25.0))
+    or lighter. `hue_turned`: see relative_to_face (the second opinion's input)."""
+    rel = relative_to_face(patches_bgr, (60.0, 25.0, 25.0), hue_turned)
     dist = np.sqrt((rel ** 2).sum(axis=3, keepdims=True))
     return np.concatenate([np.clip(rel, -2, 2), np.clip(dist, 0, 3) - 0.5], axis=3).astype(np.float32)

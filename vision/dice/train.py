@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.dice.candidates import find_candidates
-from vision.dice.classifier import (CLASSES, FACE_MODEL_PATH, FACE_WIDTHS, MODEL_PATH, NOT_A_DIE, ODD_DIE,
+from vision.dice.classifier import (CLASSES, FACE_MODEL_PATH, FACE_WIDTHS, HUE_MODEL_PATH, MODEL_PATH, NOT_A_DIE, ODD_DIE,
                                     WIDTHS, new_network)
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, network_input, upright_patch
@@ -202,7 +202,7 @@ def defocus(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.n
 
 
 def _augment(batch: np.ndarray, rng: np.random.Generator, glare_share: float = 0.0, erase_share: float = 0.0,
-             defocus_share: float = 0.0) -> np.ndarray:
+             defocus_share: float = 0.0, hue_turned: bool = False) -> np.ndarray:
     """Network input out; in, network input too, or BGR patches when any share is set
     (highlights, erased rectangles and blur are applied to the colours, in that order,
     so these are converted afterwards; a share of 0 draws no random numbers, so the
@@ -214,7 +214,7 @@ def _augment(batch: np.ndarray, rng: np.random.Generator, glare_share: float = 0
         for paint, share in ((glare, glare_share), (erase, erase_share), (defocus, defocus_share)):
             if share:
                 batch = paint(batch, rng, share)
-        batch = network_input(batch)
+        batch = network_input(batch, hue_turned)
     batch = np.rot90(batch, int(rng.integers(4)), axes=(1, 2))
     batch = batch[:, :, ::-1] if rng.random() < 0.5 else batch
     return jitter(batch, rng)
@@ -225,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("photo_dir", type=Path)
     parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
     parser.add_argument("--face", action="store_true", help="the face network rather than a finder")
+    parser.add_argument("--hue", action="store_true",
+                        help="with --face: the second opinion, taught every die's colours turned to one hue")
     parser.add_argument("-o", "--output", type=Path, help="default: the shipped file of that network")
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--widths", help="channels of the conv stages (default: the shipped network's)")
@@ -239,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--d10", type=int, help="rendered d10 scenes to add as 'no die' (default: "
                         f"{D10_SCENES} for a finder, none for the face network)")
     args = parser.parse_args(argv)
+    if args.hue and not args.face:
+        parser.error("--hue is a face network's: add --face")
     cv2.setNumThreads(1)
     names = split_names(list(json.loads((args.photo_dir / "labels.json").read_text())), args.split)
     size = PATCH if args.face else FIND_PATCH
@@ -255,13 +259,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(names)} photos + {args.rendered} rendered scenes + {d10_scenes} d10 scenes, {len(y)} patches, "
           f"class counts {np.bincount(y, minlength=CLASSES).tolist()}", flush=True)
     widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else FACE_WIDTHS if args.face else WIDTHS
-    output = args.output or (FACE_MODEL_PATH if args.face else MODEL_PATH)
+    output = args.output or (HUE_MODEL_PATH if args.hue else FACE_MODEL_PATH if args.face else MODEL_PATH)
     # The face network is four times a finder's work: the numpy trainer would take hours.
     trainer = fit if args.face else train
     # Converted once, unless the colours must be painted on every batch.
-    x = network_input(patches)
+    x = network_input(patches, args.hue)
     painted = args.glare or args.erase or args.defocus
-    augment = partial(_augment, glare_share=args.glare, erase_share=args.erase, defocus_share=args.defocus)
+    augment = partial(_augment, glare_share=args.glare, erase_share=args.erase, defocus_share=args.defocus,
+                      hue_turned=args.hue)
     net = trainer(new_network(widths, seed=args.seed, side=size), patches if painted else x, y,
                   epochs=args.epochs, augment=augment, lr=5e-3, seed=args.seed,
                   log=lambda line: print(line, flush=True))
