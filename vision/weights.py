@@ -6,6 +6,7 @@ found no dice, and the card reader raised a bare FileNotFoundError."""
 
 from __future__ import annotations
 
+import re
 import zipfile
 import zlib
 from pathlib import Path
@@ -30,9 +31,9 @@ def load_networks(first: str | Path, reader: str, shape: tuple[int, int, int], c
     first = Path(first)
     if not first.is_file():
         raise _incomplete(first, reader, "is missing")
-    numbered = [path for path in first.parent.glob(first.stem + "_*.npz") if path.stem[len(first.stem) + 1:].isdigit()]
-    return tuple(load_network(path, reader, shape, classes)
-                 for path in [first, *sorted(numbered, key=lambda path: int(path.stem[len(first.stem) + 1:]))])
+    numbered = sorted((int(match[1]), path) for path in first.parent.glob(first.stem + "_*.npz")
+                      if (match := re.fullmatch(re.escape(first.stem) + r"_(\d+)", path.stem)))
+    return tuple(load_network(path, reader, shape, classes) for path in [first, *(path for _, path in numbered)])
 
 
 def load_network(path: str | Path, reader: str, shape: tuple[int, int, int], classes: int) -> TinyCNN:

@@ -110,8 +110,8 @@ def relative_to_face(patches_bgr: np.ndarray, units: tuple[float, float, float],
         share = np.clip((np.hypot(a, b) - NEUTRAL_CHROMA) / (HUED_CHROMA - NEUTRAL_CHROMA), 0.0, 1.0)
         turn = -np.arctan2(b, a) * share
         cos, sin = np.cos(turn)[:, None, None], np.sin(turn)[:, None, None]
-        rel_a, rel_b = rel[..., 1].copy(), rel[..., 2].copy()  # a and b share one unit, so turning keeps lengths
-        rel[..., 1], rel[..., 2] = cos * rel_a - sin * rel_b, sin * rel_a + cos * rel_b
+        rel_a, rel_b = rel[..., 1], rel[..., 2]  # a and b share one unit, so turning keeps lengths
+        rel[..., 1], rel[..., 2] = cos * rel_a - sin * rel_b, sin * rel_a + cos * rel_b  # both made before either is stored
     return rel
 
 

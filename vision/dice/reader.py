@@ -236,13 +236,14 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
               hue_networks: tuple[TinyCNN, ...] | None = None) -> TableRead:
     """Every d6 in the frame (inside the play area when calibrated); `networks` (the
     finders), `face_networks` and `hue_networks` (the second opinion on unclear
-    faces) replace the shipped ones (for measuring freshly trained models). A frame whose dice are much bigger than the networks learnt them
-    is read shrunk (vision.dice.working_scale, vision.resized_read), in the frame's own pixels all the same.
+    faces) replace the shipped ones (for measuring freshly trained models). A frame
+    whose dice are much bigger than the networks learnt them is read shrunk (vision.dice.working_scale, vision.resized_read), in the frame's own pixels all the same.
     A grainy frame is smoothed first, and one too grainy to read is one Unreadable; a
     frame whose dice show a lamp's colour cast is read again with it taken out
     (vision.dice.cast)."""
     networks = networks or shipped_networks()
-    faces = (face_networks or shipped_face_networks(), hue_networks or shipped_hue_networks())
+    face_networks = face_networks or shipped_face_networks()
+    hue_networks = hue_networks or shipped_hue_networks()
     checked_frame(frame_bgr, calibration)
     if (refusal := grey_refusal(frame_bgr, "die", "dice")) is not None:
         return refusal
@@ -255,10 +256,11 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         frame, frame_calibration, candidates = _working_frame(source, calibration)
         if candidates is None:
             candidates, _ = _candidates(frame, frame_calibration)
-        read = _read(frame, frame_calibration, candidates, networks, faces)
+        read = _read(frame, frame_calibration, candidates, networks, face_networks, hue_networks)
         if (gains := cast_gains(frame, [die.box for die in read.dice])) is not None:
             neutral = uncast(frame, gains)
-            read = _read(neutral, frame_calibration, _candidates(neutral, frame_calibration)[0], networks, faces)
+            read = _read(neutral, frame_calibration, _candidates(neutral, frame_calibration)[0], networks,
+                         face_networks, hue_networks)
     except _NoTable as refusal:
         return TableRead(unreadable=(whole_view(frame_bgr, "die", str(refusal)),))
     return read if frame is source else read_in_frame(read, frame.shape, source.shape)
@@ -312,7 +314,8 @@ def _candidates(frame_bgr: np.ndarray, calibration: Calibration | None) -> tuple
 
 
 def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: list[Candidate],
-          networks: tuple[TinyCNN, ...], faces: tuple[tuple[TinyCNN, ...], tuple[TinyCNN, ...]]) -> TableRead:
+          networks: tuple[TinyCNN, ...], face_networks: tuple[TinyCNN, ...],
+          hue_networks: tuple[TinyCNN, ...]) -> TableRead:
     field = SquareAngles(frame_bgr)
     probs = classify_candidates(frame_bgr, field, candidates, networks)
     is_die = 1.0 - probs[:, NOT_A_DIE]
@@ -324,7 +327,6 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: li
                                       np.array([candidates[f[0]].side for f in found]))
     # The face is the best-placed patch's call alone: averaging in off-centre
     # neighbours was measured to blur confident reads into unreadable ones.
-    face_networks, hue_networks = faces
     calls = verdicts(patches, face_networks)
 
     def unclear(among) -> list[int]:
