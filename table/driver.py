@@ -206,11 +206,13 @@ def _from_read(driver: Driver, read: TableRead) -> Driver:
         if len(found) != need.count:
             return _reroll(driver, f"{need.count} {need.kind} expected, {len(found)} seen")
         text = " ".join(str(die.value) for die in sorted(found, key=lambda d: d.center))
+        stays = ()  # a roll is picked up again; only cards and tiles stay in view
     else:
         text, why = _the_new_one(driver.seen, read, need.kind)
         if why:
             return _reroll(driver, why)
-    return _outcome(driver, lambda: engine(driver.game).parse_outcome(driver.state, text), text)
+        stays = (text,)
+    return _outcome(driver, lambda: engine(driver.game).parse_outcome(driver.state, text), stays)
 
 
 def _the_new_one(seen: tuple[str, ...], read: TableRead, kind: str) -> tuple[str, str]:
@@ -235,10 +237,10 @@ def _the_new_one(seen: tuple[str, ...], read: TableRead, kind: str) -> tuple[str
     return next(iter(new)), ""
 
 
-def _outcome(driver: Driver, make, text: str | None = None) -> Driver:
+def _outcome(driver: Driver, make, stays: tuple[str, ...] = ()) -> Driver:
     try:
         action = make()
-        return _apply(driver, action, seen=(text,) if text else ())
+        return _apply(driver, action, seen=stays)
     except TableError as err:
         return _reroll(driver, str(err))
 

@@ -177,6 +177,8 @@ def test_the_first_dice_blackjack_dealer_is_found_with_one_die_each():
     ledger = Ledger.open({"ann": 100, "bob": 100})
     driver = step(Driver("dice-blackjack", ("ann", "bob"), bet=2, typed_kinds=()), Press(SHAKE), ledger)
     assert need_of("dice-blackjack", driver.state) == Need("dice", 1) and driver.phase == "roll"
+    driver = feed(driver, ledger, Press(SHAKE), Motion("rolling"), SettledRead(dice_read(5)))
+    assert driver.applied and driver.seen == (), "a roll is picked up again: only cards and tiles stay in view"
 
 
 def test_a_seat_with_its_own_match_bets_is_paid_for_them():
