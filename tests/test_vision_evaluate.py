@@ -93,6 +93,25 @@ def test_evaluate_and_summary_on_a_tiny_directory(tmp_path):
     assert result["kinds"]["dice"]["value_right_pct"] == 100.0
 
 
+def test_photos_beside_labels_json_are_found_too(tmp_path):
+    """A set laid out as DIR/labels.json with the photos beside it (no images/ folder)
+    is scored like one with images/; a photo that is in neither is named where it was
+    looked for first."""
+    import cv2
+
+    from vision.image_io import NotAnImage
+
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((64, 64, 3), np.uint8))
+    (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"width": 64, "height": 64, "dice": BOXES[:1]}}))
+    seen = []
+    results = evaluate(tmp_path, lambda frame: seen.append(frame.shape) or TableRead(dice=(die(3, 30, 30),)))
+    assert seen == [(64, 64, 3), (64, 64, 3)]  # once untimed, once scored
+    assert summary(results)["kinds"]["dice"]["value_right"] == 1
+    (tmp_path / "a.png").unlink()
+    with pytest.raises(NotAnImage, match=r"images/a\.png"):
+        evaluate(tmp_path, lambda frame: TableRead())
+
+
 def test_a_kind_is_on_the_table_only_if_some_photo_holds_one():
     """A set of domino photos written with "dice": [] on every photo is a table of
     tiles: its dice reader is not run or scored (`tabletop21 eval` runs the readers

@@ -254,6 +254,15 @@ def _scored_kinds(labels: dict[str, dict], photo_dir: Path) -> list[str]:
     return kinds
 
 
+def photo_path(photo_dir: Path, name: str) -> Path:
+    """Where a labelled photo is: DIR/images/NAME as in dice-d6-photos, or DIR/NAME
+    beside labels.json, the other way a labelled set is commonly laid out; a photo in
+    neither is named at its images/ place in the error."""
+    in_images = photo_dir / "images" / name
+    beside = photo_dir / name
+    return beside if not in_images.exists() and beside.is_file() else in_images
+
+
 def evaluate(photo_dir: str | Path, reader: Callable[[np.ndarray], TableRead],
              names: list[str] | None = None) -> list[PhotoScore]:
     """Run `reader` on each labelled photo (all of them unless `names` is given).
@@ -266,11 +275,11 @@ def evaluate(photo_dir: str | Path, reader: Callable[[np.ndarray], TableRead],
     if names:
         # Once untimed: the first read pays for lazy imports and OpenCV's start-up
         # (a quarter of a second or more), which a running appliance pays once.
-        reader(load_bgr(photo_dir / "images" / names[0]))
+        reader(load_bgr(photo_path(photo_dir, names[0])))
     kinds = _scored_kinds(labels, photo_dir)
     results = []
     for name in names:
-        frame = load_bgr(photo_dir / "images" / name)
+        frame = load_bgr(photo_path(photo_dir, name))
         start = time.perf_counter()
         read = reader(frame)
         ms = (time.perf_counter() - start) * 1000

@@ -1,5 +1,5 @@
 """`tabletop21 eval DIR [--split even|odd|all] [--show N --out OUTDIR] [--json]`: score
-the table reader against DIR/labels.json (DIR/images/ holds the photos), for every
+the table reader against DIR/labels.json (DIR/images/ holds the photos, or DIR itself), for every
 kind labelled there. --split picks half of the photos, so figures for a model trained
 on one half can be reported on the other."""
 
@@ -15,7 +15,8 @@ import cv2
 from table.errors import TableError
 from vision.dice import read_dice
 from vision.dice.tinycnn import TinyCNN
-from vision.evaluate import BadLabels, draw, evaluate, labelled_kinds, load_labels, split_names, summary
+from vision.evaluate import (BadLabels, draw, evaluate, labelled_kinds, load_labels, photo_path,
+                             split_names, summary)
 from vision.image_io import NotAnImage, load_bgr
 from vision.read import READERS, read_table
 
@@ -88,7 +89,7 @@ def run(args) -> int:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
         for photo in sorted(results, key=lambda p: -p.errors)[:args.show]:
-            frame = load_bgr(directory / "images" / photo.file)
+            frame = load_bgr(photo_path(directory, photo.file))
             cv2.imwrite(str(out / (Path(photo.file).stem + "_read.png")),
                         draw(frame, reader(frame), labels[photo.file]))
             print(f"{photo.file}: " + "; ".join(photo.mistakes or ["no mistakes"]))
