@@ -123,6 +123,50 @@ def test_the_bank_rotates_to_the_next_seat_with_chips():
     assert game.next_banker(state) == "bob"  # ann has no chips left
 
 
+def test_under_refuse_the_bank_passes_over_a_seat_that_cannot_cover_to_the_next_that_can():
+    """After the round ann holds 2 chips: enough to be passed the bank under the
+    default rule, but under "refuse" not enough to pay the smallest bet (1) from each
+    of the three others, so the bank goes on to bob. When the bets are placed,
+    banker_for passes over whoever cannot cover them, and that seat plays its bet."""
+    seats = ("bea", "ann", "bob", "cat")
+    bankrolls = {"bea": 100, "ann": 3, "bob": 100, "cat": 100}
+    bets = {"ann": Bets(1), "bob": Bets(1), "cat": Bets(1)}
+    rounds = {rule: play(start(settings=Settings(short_banker=rule), seats=seats, bankrolls=bankrolls, bets=bets),
+                         dice(0, 5), Hit(), dice(9), dice(0, 7), Stand(), dice(0, 8), Stand(), dice(0, 9))
+              for rule in ("seat-order", "refuse")}  # ann busts; bob 17 and cat 18 lose to 19
+    assert game.settle(rounds["refuse"]) == {"bea": 3, "ann": -1, "bob": -1, "cat": -1}
+    assert game.next_banker(rounds["seat-order"]) == "ann"
+    assert game.next_banker(rounds["refuse"]) == "bob"
+
+    refuse = Settings(short_banker="refuse")
+    after = {"bea": 103, "ann": 2, "bob": 99, "cat": 99}
+    placed = {"bea": Bets(5), "ann": Bets(2), "bob": Bets(5), "cat": Bets(5)}
+    assert game.banker_for(refuse, seats, after, placed, "ann") == "bob"  # ann could owe 15
+    assert game.banker_for(refuse, seats, after, placed, "bob") == "bob"
+    assert game.banker_for(refuse, seats, after, placed, None) is None  # new_round's roll-off decides
+    state = game.new_round(refuse, seats, after, placed, banker="bob")
+    assert state.players == ("bea", "ann", "cat") and state.table.stake("ann") == 2
+
+
+def test_under_refuse_when_nobody_can_cover_the_bets_nobody_banks_and_the_table_is_told_why():
+    """Each of three seats holds 3 chips and could owe the other two stakes of 2: no
+    seat can bank, whoever's turn it is, and the words say so without asking for
+    smaller bets (at the appliance those are not the players' to change)."""
+    refuse = Settings(short_banker="refuse")
+    seats = ("bea", "ann", "bob", "dan")
+    chips = {"bea": 3, "ann": 3, "bob": 3, "dan": 0}
+    bets = {"bea": Bets(2), "ann": Bets(2), "bob": Bets(2)}
+    for turn in (*seats, None):
+        with pytest.raises(BadBet) as refused:
+            game.banker_for(refuse, seats, chips, bets, turn)
+        assert str(refused.value) == ("nobody can bank these bets: the banker must be able to pay every other "
+                                      "player at once (bea holds 3 chips but could owe 4, ann holds 3 chips but "
+                                      "could owe 4, bob holds 3 chips but could owe 4)")
+    with pytest.raises(BadBet, match="^nobody can bank these bets"):
+        game.new_round(refuse, seats, chips, bets)
+    assert game.banker_for(Settings(), seats, chips, bets, "dan") == "bea"  # dan has no chips to bank with
+
+
 def test_short_banker_pays_in_seat_order():
     seats = ("bea", "ann", "bob")
     state = start(seats=seats, bankrolls={"bea": 1, "ann": 50, "bob": 50}, bets={"ann": Bets(5), "bob": Bets(5)})

@@ -229,14 +229,49 @@ def test_a_whole_round_survives_a_recording():
     assert game.current_actor(done) == TERMINAL and "Settled" in game.describe(done)
 
 
-def test_refuse_rule_without_a_dealer_checks_every_seat_that_could_deal():
+def test_refuse_rule_without_a_dealer_leaves_out_of_the_roll_off_whoever_cannot_cover():
+    """cat's 3 chips could owe 8 (two stakes of 2, a Blackjack paying double): cat does
+    not roll for the dice, and the others still play. Only when no seat could cover is
+    the round refused, saying what each holds and could owe."""
     seats = ("ann", "bob", "cat")
     refuse = Settings(short_banker="refuse")
     bets = {"ann": Bets(2), "bob": Bets(2)}
-    with pytest.raises(BadBet, match="cat"):
-        game.new_round(refuse, seats, {"ann": 50, "bob": 50, "cat": 3}, bets)
+    state = game.new_round(refuse, seats, {"ann": 50, "bob": 50, "cat": 3}, bets)
+    assert state.roll_off.rollers == ("ann", "bob")
+    assert "cat cannot cover the others' bets, so not rolling" in game.describe(state)
     state = game.new_round(refuse, seats, {"ann": 50, "bob": 50, "cat": 0}, bets)
     assert state.roll_off.rollers == ("ann", "bob")  # cat has nothing to bank with
+    assert "cannot cover" not in game.describe(state)
+    assert game.new_round(Settings(), seats, {"ann": 50, "bob": 50, "cat": 3}, bets).roll_off.rollers == seats
+    everyone = {seat: Bets(2) for seat in seats}
+    with pytest.raises(BadBet, match=r"^nobody can bank these bets: .*\(ann holds 3 chips but could owe 8, "
+                                     r"bob holds 3 chips but could owe 8, cat holds 4 chips but could owe 8\)$"):
+        game.new_round(refuse, seats, {"ann": 3, "bob": 3, "cat": 4}, everyone)
+
+
+def test_under_refuse_a_winner_who_cannot_cover_passes_the_dice_to_the_next_seat_that_can():
+    """ann wins and would deal, but her 3 chips cannot pay the smallest bet (1) from
+    dee and bob at a Blackjack's double (4): the dice go on round the table to bob.
+    Once the bets are placed, banker_for passes them on again if bob cannot cover
+    those, and ann then plays with her own bet."""
+    seats = ("dee", "ann", "bob")
+    bankrolls = {"dee": 100, "ann": 2, "bob": 100}
+    bets = {"ann": Bets(1), "bob": Bets(2)}
+    rounds = {rule: play(start(settings=Settings(short_banker=rule), seats=seats, bankrolls=bankrolls, bets=bets),
+                         roll(4, 5), Stand(), roll(6, 6), roll(5, 6))  # ann 18 beats a bust; bob busts
+              for rule in ("seat-order", "refuse")}
+    assert game.settle(rounds["refuse"]) == {"dee": 1, "ann": 1, "bob": -2}
+    assert game.next_banker(rounds["seat-order"]) == "ann"
+    assert game.next_banker(rounds["refuse"]) == "bob"
+
+    refuse = Settings(short_banker="refuse")
+    after = {"dee": 101, "ann": 3, "bob": 98}
+    assert game.banker_for(refuse, seats, after, {"dee": Bets(5), "ann": Bets(1), "bob": Bets(5)}, "bob") == "bob"
+    big = {"dee": Bets(49), "ann": Bets(1), "bob": Bets(5)}  # bob could owe 100 of his 98; dee 12 of 101
+    assert game.banker_for(refuse, seats, after, big, "bob") == "dee"
+    assert game.banker_for(Settings(), seats, after, big, "bob") == "bob"
+    state = game.new_round(refuse, seats, after, big, banker="dee")
+    assert state.table.banker == "dee" and [duel.player for duel in state.duels] == ["ann", "bob"]
 
 
 @settings(max_examples=60, deadline=None)

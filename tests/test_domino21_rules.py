@@ -312,6 +312,23 @@ def test_the_bank_rotates_left_past_anyone_who_cannot_cover():
     assert d.next_banker(poor) == "bob"  # ann's 5 chips cannot cover two opening pots of 4
 
 
+def test_once_the_prices_are_bet_the_bank_passes_over_a_seat_that_cannot_cover_them():
+    """bob's 10 chips cover two opening pots at the lowest price (8), so the bank comes
+    to him; at the prices bet (2 a tile: 16) they do not, and it goes on to bank."""
+    state = play(start({"bob": 1}, {"bank": 100, "ann": 100, "bob": 12}, banker="ann"),
+                 "1-2 2-2 6-6 5-6 stand stand say:17")  # bob's 7 loses 2 to ann's 17
+    assert d.next_banker(state) == "bob"
+    chips = {"bank": 100, "ann": 102, "bob": 10}
+    prices = {seat: d.Bets(2) for seat in SEATS}
+    assert d.banker_for(d.Settings(), SEATS, chips, prices, "bob") == "bank"
+    assert d.banker_for(d.Settings(), SEATS, chips, {"bank": d.Bets(1), "ann": d.Bets(1)}, "bob") == "bob"
+    assert d.banker_for(d.Settings(), SEATS, chips, prices, None) is None
+    dealt = d.new_round(d.Settings(), SEATS, chips, prices, banker="bank")
+    assert [hand.owner for hand in dealt.hands] == ["ann", "bob", "bank"]  # bob plays his bet
+    with pytest.raises(BadBet, match="^nobody can bank these bets"):
+        d.banker_for(d.Settings(), SEATS, {"bank": 10, "ann": 10, "bob": 10}, prices, "bob")
+
+
 def test_apply_never_changes_the_state_it_is_given():
     state = play(start(), "6-6 3-4 5-5 1-2 5-6 2-4 stand hit")
     before = serial.dumps(state)

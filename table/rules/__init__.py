@@ -45,6 +45,11 @@ all five):
     parse_bets(settings, text) -> Bets     a typed bet for terminal play; BadBet if malformed
     carry_over(final_state) -> dict        optional: keyword arguments for the next
                                            new_round (the shoe or pack goes on)
+    banker_for(settings, seats, bankrolls, bets, turn=None) -> str | None   optional,
+        for games whose bank must cover the bets: who banks a round with these bets
+        when it is `turn`'s turn to bank (next_banker's answer): `turn`, or when its
+        chips cannot cover them the next seat round the table that can (`turn` then
+        plays with its bet); BadBet when no seat can. The round driver deals to it
     auto_action(state, rng) -> Action      a simple strategy for every decision
 """
 

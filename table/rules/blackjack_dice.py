@@ -132,7 +132,7 @@ def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Map
     """With no banker named, the seats roll one d10 each and the lowest banks."""
     table = shared.open_table(settings, seats, bankrolls, bets, banker, shared.most_won(settings))
     if banker is None:
-        return State(settings, table, shared.start_roll_off(table))
+        return State(settings, table, shared.start_roll_off(table, settings))
     return _deal(State(settings, table, None))
 
 
@@ -241,10 +241,14 @@ def settle(state: State) -> dict[str, int]:
 
 
 def next_banker(state: State) -> str | None:
-    """The bank passes to the next seat round the table that still has chips."""
+    """The bank passes to the next seat round the table that still has chips (and,
+    under "refuse", could cover the smallest bet from each of the others)."""
     if not is_terminal(state):
         return None
-    return shared.next_with_chips(state.table, state.table.banker, settle(state))
+    return shared.next_bank(state.settings, state.table, settle(state), state.table.banker)
+
+
+banker_for = shared.banker_for
 
 
 def _hand_text(hand: Hand) -> str:
@@ -256,7 +260,7 @@ def _hand_text(hand: Hand) -> str:
 
 def describe(state: State) -> str:
     if state.roll_off:
-        return shared.roll_off_text(state.roll_off, state.table, "the lowest d10 banks, 0 counting ten")
+        return shared.roll_off_text(state.roll_off, state.table, state.settings, "the lowest d10 banks, 0 counting ten")
     table = state.table
     lines = [f"Banker: {table.banker} [{table.bankroll(table.banker)} chips]"]
     for number, (seat, hand) in enumerate(zip(state.players, state.hands)):

@@ -146,7 +146,7 @@ def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Map
     """With no dealer named, the seats roll one die each and the highest deals."""
     table = shared.open_table(settings, seats, bankrolls, bets, banker, shared.most_won(settings))
     if banker is None:
-        return State(settings, table, shared.start_roll_off(table), ())
+        return State(settings, table, shared.start_roll_off(table, settings), ())
     return _seat_duels(State(settings, table, None, ()))
 
 
@@ -292,13 +292,16 @@ def settle(state: State) -> dict[str, int]:
 
 def next_banker(state: State) -> str | None:
     """Whoever wins deals next: the first player in seat order who beat the dealer,
-    otherwise the dealer keeps the dice."""
+    otherwise the dealer keeps the dice. Whoever's turn that is passes the dice on,
+    round the table, when left with no chips, or under "refuse" with too few to cover
+    the smallest bet from each of the others."""
     if not is_terminal(state):
         return None
-    for duel in state.duels:
-        if duel_units(duel, state.settings) > 0:
-            return duel.player
-    return state.table.banker
+    winner = next((duel.player for duel in state.duels if duel_units(duel, state.settings) > 0), state.table.banker)
+    return shared.next_bank(state.settings, state.table, settle(state), winner, inclusive=True)
+
+
+banker_for = shared.banker_for
 
 
 def _hand_text(hand: Hand) -> str:
@@ -317,7 +320,7 @@ def _hand_text(hand: Hand) -> str:
 
 def describe(state: State) -> str:
     if state.roll_off:
-        return shared.roll_off_text(state.roll_off, state.table, "the highest die deals")
+        return shared.roll_off_text(state.roll_off, state.table, state.settings, "the highest die deals")
     table = state.table
     lines = [f"Dealer: {table.banker} [{table.bankroll(table.banker)} chips]"]
     for number, duel in enumerate(state.duels):

@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 from table.errors import BadBet, BadValue, IllegalAction
 from table.rules import CHANCE, TERMINAL
 from table.rules.dice import check_die, parse_dice
-from table.rules.seating import check_bankroll, check_saved, check_table
+from table.rules.seating import check_bankroll, check_saved, check_table, round_the_table
 
 SEAT_ORDER = "seat-order"
 REFUSE = "refuse"
@@ -63,8 +63,11 @@ class Limits:
     short_banker: what happens when the banker's chips cannot pay every winner.
     "seat-order" (default): the banker collects from the losers first, then pays the
     winners in seat order until the chips run out (the custom at a home table, and it
-    never refuses a bet). "refuse": new_round refuses bets the banker could not cover
-    if every player won at the best payout.
+    never refuses a bet). "refuse": a seat banks only if its chips could pay every
+    other player at the best payout at once. new_round refuses bets a named banker
+    could not cover; the first-banker roll-off leaves out the seats that could not;
+    banker_for and next_banker pass the bank over them to the next seat round the
+    table that could.
     """
 
     min_bet: int = 1
@@ -122,14 +125,17 @@ def open_table(
     best_payout: int,
 ) -> Table:
     """Check every bet before the round starts, so a round never stops half-way on a
-    bet; `best_payout` is the most one unit of stake can win (for the "refuse" rule)."""
+    bet; `best_payout` is the most one unit of stake can win (for the "refuse" rule:
+    a named banker must cover the others' bets, and with none named some seat must)."""
     seats = check_table(seats, bankrolls, bets, banker, min_seats=2, seat_error=BadBet)
     stakes = tuple((seat, check_bet(limits, seat, bets[seat], bankrolls[seat]))
                    for seat in seats if seat in bets and seat != banker)
     table = Table(seats, tuple((seat, bankrolls[seat]) for seat in seats), stakes, banker)
     if limits.short_banker == REFUSE:
-        for candidate in (banker,) if banker is not None else bank_candidates(table):
-            _check_cover(table, candidate, best_payout)
+        if banker is not None:
+            _check_cover(table, banker, best_payout)
+        elif not bank_candidates(table, limits, best_payout):
+            raise BadBet(_nobody_can_bank(table, best_payout))
     return table
 
 
@@ -154,10 +160,22 @@ def check_bet(limits: Limits, seat: str, bet: object, chips: int) -> int:
     return stake
 
 
+def _owed(table: Table, seat: str, best_payout: int) -> int:
+    """The most `seat` could owe as banker: every other stake won at the best payout."""
+    return best_payout * sum(stake for other, stake in table.stakes if other != seat)
+
+
 def _check_cover(table: Table, banker: str, best_payout: int) -> None:
-    worst = best_payout * sum(stake for seat, stake in table.stakes if seat != banker)
+    worst = _owed(table, banker, best_payout)
     if worst > table.bankroll(banker):
         raise BadBet(f"{banker} banks with {table.bankroll(banker)} chips but could owe {worst}: bet less")
+
+
+def _nobody_can_bank(table: Table, best_payout: int) -> str:
+    """Why no seat may bank, in the chips each one holds and could owe."""
+    short = ", ".join(f"{seat} holds {table.bankroll(seat)} chips but could owe {_owed(table, seat, best_payout)}"
+                      for seat in seats_with_chips(table))
+    return f"nobody can bank these bets: the banker must be able to pay every other player at once ({short})"
 
 
 def settle_with_banker(table: Table, limits: Limits, units: Mapping[str, int]) -> dict[str, int]:
@@ -268,13 +286,39 @@ class RollOff:
         return self.rollers[len(self.rolls)]
 
 
-def bank_candidates(table: Table) -> tuple[str, ...]:
+def seats_with_chips(table: Table) -> tuple[str, ...]:
     """Seats with no chips cannot bank (unless nobody has any)."""
     return tuple(seat for seat in table.seats if table.bankroll(seat) > 0) or table.seats
 
 
-def start_roll_off(table: Table) -> RollOff:
-    return RollOff(bank_candidates(table))
+def bank_candidates(table: Table, limits: Limits, best_payout: int) -> tuple[str, ...]:
+    """The seats that may bank against the table's stakes, in seat order: those with
+    chips, and under "refuse" only those whose chips could pay every other stake at
+    the best payout at once (empty when nobody's could)."""
+    seats = seats_with_chips(table)
+    if limits.short_banker != REFUSE:
+        return seats
+    return tuple(seat for seat in seats if _owed(table, seat, best_payout) <= table.bankroll(seat))
+
+
+def banker_for(settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+               turn: str | None = None) -> str | None:
+    """Who banks a round with these bets when it is `turn`'s turn (whom next_banker
+    named; None leaves it to new_round's roll-off): `turn` itself, unless under
+    "refuse" its chips could not pay every other bet at once; then the next seat round
+    the table whose chips could, and `turn` plays with its own bet. Every bet is
+    checked as new_round checks it (the bank's bet too, as it may end up playing);
+    BadBet, saying what each seat holds and could owe, when no seat can bank."""
+    check_table(seats, bankrolls, bets, turn, min_seats=2, seat_error=BadBet)
+    table = open_table(settings, seats, bankrolls, bets, None, most_won(settings))
+    if turn is None:
+        return None
+    able = bank_candidates(table, settings, most_won(settings))
+    return next(seat for seat in round_the_table(table.seats, turn, inclusive=True) if seat in able)
+
+
+def start_roll_off(table: Table, settings) -> RollOff:
+    return RollOff(bank_candidates(table, settings, most_won(settings)))
 
 
 def add_roll_off(roll_off: RollOff, value: int, rank: Callable[[int], int]) -> RollOff | str:
@@ -286,12 +330,16 @@ def add_roll_off(roll_off: RollOff, value: int, rank: Callable[[int], int]) -> R
     return best[0] if len(best) == 1 else RollOff(best)
 
 
-def roll_off_text(roll_off: RollOff, table: Table, rule: str) -> str:
-    """The first-banker roll-off in words, saying so when it is a tie being rolled again."""
+def roll_off_text(roll_off: RollOff, table: Table, settings, rule: str) -> str:
+    """The first-banker roll-off in words, saying so when it is a tie being rolled
+    again, and who does not roll because their chips could not cover the others' bets."""
     done = ", ".join(f"{seat} {value}" for seat, value in zip(roll_off.rollers, roll_off.rolls))
-    again = roll_off.rollers != bank_candidates(table)
+    candidates = bank_candidates(table, settings, most_won(settings))
+    short = [seat for seat in seats_with_chips(table) if seat not in candidates]
+    left_out = f"{' and '.join(short)} cannot cover the others' bets, so not rolling. " if short else ""
+    again = roll_off.rollers != candidates
     heading = f"{' and '.join(roll_off.rollers)} tied, so they roll again. " if again else ""
-    return (f"Who banks: {rule}. {heading}Rolled: {done or 'none yet'}; "
+    return (f"Who banks: {rule}. {left_out}{heading}Rolled: {done or 'none yet'}; "
             f"{roll_off.roller()} rolls one die (type it like '4').")
 
 
@@ -304,14 +352,15 @@ def dice_due_text(roller: str, count: int, sides: int) -> str:
 def auto_stakes(settings, seats, bankrolls: Mapping[str, int], rng, banker: str | None = None) -> dict[str, Bets]:
     """Everyone with chips bets a small random stake they can afford; the engine drops
     the banker's bet, so this need not know who banks. Under "refuse" that is why every
-    seat that could end up banking (the named banker alone, broke or not) must still
-    cover all the other stakes: each stake stays within what every such seat has left
-    to cover, or the round would refuse it."""
+    seat that could end up banking (every seat with chips, or the named banker alone,
+    broke or not) must still cover all the other stakes: each stake stays within what
+    every such seat has left to cover, so the round neither refuses the bets nor
+    passes anyone over for the bank."""
     table = Table(tuple(seats), tuple((seat, bankrolls.get(seat, 0)) for seat in seats), ())
     left = {}  # stakes each possible banker can still cover
     if settings.short_banker == REFUSE:
         left = {seat: table.bankroll(seat) // most_won(settings)
-                for seat in (bank_candidates(table) if banker is None else (banker,))}
+                for seat in (seats_with_chips(table) if banker is None else (banker,))}
     bets = {}
     for seat in seats:
         top = min(settings.max_bet, table.bankroll(seat), settings.min_bet * 5,
@@ -337,15 +386,18 @@ def parse_stake(limits: Limits, text: str) -> Bets:
     return Bets(stake)
 
 
-def next_with_chips(table: Table, after: str, net: Mapping[str, int]) -> str:
-    """The next seat after `after`, going round the table, that still has chips."""
-    seats = table.seats
-    start = seats.index(after)
-    for step in range(1, len(seats) + 1):
-        seat = seats[(start + step) % len(seats)]
-        if table.bankroll(seat) + net.get(seat, 0) > 0:
-            return seat
-    return after
+def next_bank(settings, table: Table, net: Mapping[str, int], turn: str, *, inclusive: bool = False) -> str:
+    """Who banks next, going round the table from `turn` (the seats after it and
+    `turn` last, or `turn` first when `inclusive`): the first seat that still has
+    chips after `net`, and under "refuse" whose chips could also pay the smallest bet
+    from every other seat holding one. The bets themselves are placed later, so
+    banker_for checks them when they are. When no seat could, the bank moves as it
+    would without "refuse", and the next round says that nobody can bank."""
+    chips = {seat: table.bankroll(seat) + net.get(seat, 0) for seat in table.seats}
+    smallest = tuple((seat, settings.min_bet) for seat in table.seats if chips[seat] >= settings.min_bet)
+    after = Table(table.seats, tuple(chips.items()), smallest)
+    able = bank_candidates(after, settings, most_won(settings)) or seats_with_chips(after)
+    return next(seat for seat in round_the_table(table.seats, turn, inclusive=inclusive) if seat in able)
 
 
 def sample(outcomes: tuple[tuple[object, Fraction], ...], rng) -> object:

@@ -18,7 +18,7 @@ from typing import Iterable, Mapping
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, TERMINAL
-from table.rules.seating import check_bankroll, check_saved, check_table
+from table.rules.seating import check_bankroll, check_saved, check_table, round_the_table
 from table.rules.tiles import Tile, full_set, parse_tile
 
 GAME_ID = "domino21"
@@ -215,13 +215,28 @@ def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
     return price
 
 
-def _pick_banker(settings: Settings, seats: tuple[str, ...], bankrolls: dict, prices: dict) -> str:
-    """With no banker named, the first seat that covers everyone else's opening pot."""
-    for seat in seats:
+def _pick_banker(settings: Settings, order: tuple[str, ...], bankrolls: Mapping[str, int], prices: dict) -> str:
+    """The first seat in `order` that covers everyone else's opening pot."""
+    for seat in order:
         others = [price for other, price in prices.items() if other != seat]
         if bankrolls[seat] >= _cover_needed(settings, others):
             return seat
-    raise BadBet("no seat holds enough chips to cover the other players' opening pots")
+    raise BadBet("nobody can bank these bets: no seat holds enough chips to cover the other players' opening pots")
+
+
+def banker_for(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+               turn: str | None = None) -> str | None:
+    """Who banks a round with these bets when it is `turn`'s turn (whom next_banker
+    named, who could cover the lowest price): `turn`, or when it cannot cover the
+    other players' opening pots at the prices they bet, the next seat round the table
+    that can, and `turn` plays with its own bet. None (no turn) leaves the choice to
+    new_round. Every bet is checked as new_round checks it; BadBet when no seat can
+    bank, with or without a turn."""
+    seats = check_table(seats, bankrolls, bets, turn, min_seats=2, seat_error=BadBet)
+    prices = {seat: check_bet(settings, seat, bet, bankrolls[seat]) for seat, bet in bets.items()}
+    banker = _pick_banker(settings, seats if turn is None else round_the_table(seats, turn, inclusive=True),
+                          bankrolls, prices)
+    return None if turn is None else banker
 
 
 def new_round(settings: Settings, seats, bankrolls, bets, banker: str | None = None) -> State:
@@ -232,8 +247,7 @@ def new_round(settings: Settings, seats, bankrolls, bets, banker: str | None = N
     if banker is None:
         banker = _pick_banker(settings, seats, bankrolls, prices)
         prices.pop(banker, None)  # the banker matches; a bet auto_bets made for him is void
-    start = seats.index(banker)
-    order = [seat for seat in seats[start + 1:] + seats[:start] if seat in prices]
+    order = [seat for seat in round_the_table(seats, banker) if seat in prices]
     if len(order) > settings.max_players:
         raise BadBet(f"{len(order)} players bet but the table seats at most {settings.max_players}")
     needed = _cover_needed(settings, prices.values())
@@ -468,8 +482,7 @@ def next_banker(state: State) -> str | None:
     after = settle(state) if is_terminal(state) else {}
     chips = {seat: amount + after.get(seat, 0) for seat, amount in state.bankrolls}
     settings = state.settings
-    start = state.seats.index(state.banker)
-    for seat in state.seats[start + 1:] + state.seats[:start + 1]:
+    for seat in round_the_table(state.seats, state.banker):
         bettors = [other for other in state.seats
                    if other != seat and chips[other] >= OPENING_TILES * settings.min_price]
         if bettors and chips[seat] >= _cover_needed(settings, [settings.min_price] * len(bettors)):

@@ -6,7 +6,8 @@ already drifted apart (one took a bankroll of "x" or 2.5 and failed later with a
 TypeError; another sorted the names of strangers and crashed on a seat that was not
 text). What really differs between games is a keyword: how many seats the game
 takes, and which error a bad seat list is (BadBet or TableError, as each engine has
-always raised). A bankroll or a stranger's bet is always a BadBet.
+always raised). A bankroll or a stranger's bet is always a BadBet. The order in which
+a bank goes round the table is here too, for the same reason.
 """
 
 from __future__ import annotations
@@ -107,3 +108,12 @@ def _how_many(low: int, high: int | None) -> str:
     if high is None:
         return f"{low} or more"
     return f"up to {high}" if low <= 1 else f"{low} to {high}"
+
+
+def round_the_table(seats: tuple[str, ...], start: str, *, inclusive: bool = False) -> tuple[str, ...]:
+    """Every seat once, in the order a bank travels round the table from `start`:
+    `start` first when `inclusive` (its turn, if it can take it), otherwise the seats
+    after it and `start` itself last (it keeps the bank only when nobody else can).
+    The one rotation the player-banked games share, so it cannot drift between them."""
+    at = seats.index(start)
+    return seats[at:] + seats[:at] if inclusive else seats[at + 1:] + seats[:at + 1]
