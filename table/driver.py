@@ -29,6 +29,7 @@ Phase = Literal["bets", "decide", "roll", "reading", "typed", "results"]
 BUTTONS = SHAKE, NEXT, CONFIRM = get_args(Button)
 MOTIONS = get_args(MotionWord)
 PHASES = get_args(Phase)
+BETS_ARE_SET = "the bets are set in the settings file ([table] bet and [table.bets])"
 
 
 @dataclass(frozen=True)
@@ -98,27 +99,36 @@ def need_of(game: str, state: Any) -> Need:
 def start(driver: Driver, ledger: Ledger) -> Driver:
     """Every seat places its own bet (or the table's standard one) if its chips cover all
     the round can ask of it; a seat that cannot sits this round out, so one short
-    bankroll never stops the others. Raises TableError when nobody is left to play."""
+    bankroll never stops the others. The seat whose turn it is banks, unless the game
+    passes the bank on because its chips cannot cover these bets (the engine's
+    banker_for): then it plays with its own bet. Raises TableError, changing nothing,
+    when nobody is left to play or nobody can bank."""
     eng = engine(driver.game)
     settings = game_settings(driver.game, dict(driver.rules))
     bets, sitting_out = {}, []
     for seat in driver.seats:
-        if seat == driver.banker:
-            continue
         try:
             bet = eng.parse_bets(settings, bet_text(driver, seat))
             eng.check_bet(settings, seat, bet, ledger.balance(seat))
             bets[seat] = bet
         except TableError as err:
             sitting_out.append((seat, str(err).removeprefix(f"{seat}: ")))
+    banker = driver.banker
+    if hasattr(eng, "banker_for"):
+        try:
+            banker = eng.banker_for(settings, driver.seats, ledger.as_dict(), bets, banker)
+        except TableError as err:
+            raise TableError(f"No round: {err}; {BETS_ARE_SET}") from None
+    bets.pop(banker, None)  # the banker does not bet, and need not afford one
+    sitting_out = [(seat, reason) for seat, reason in sitting_out if seat != banker]
     why = "; ".join(f"{seat}: {reason}" for seat, reason in sitting_out)
     if not bets:
         raise TableError(f"No round: no seat can cover its bet ({why})")
-    state = eng.new_round(settings, driver.seats, ledger.as_dict(), bets, banker=driver.banker, **dict(driver.carry))
+    state = eng.new_round(settings, driver.seats, ledger.as_dict(), bets, banker=banker, **dict(driver.carry))
     if eng.current_actor(state) == TERMINAL:
         raise TableError(f"No round: too few seats can play ({why or 'nobody bet'})")
-    return _advance(replace(driver, state=state, round_no=driver.round_no + 1, seen=(), settlement=(),
-                            sitting_out=tuple(sitting_out), message="", applied=()))
+    return _advance(replace(driver, state=state, banker=banker, round_no=driver.round_no + 1, seen=(),
+                            settlement=(), sitting_out=tuple(sitting_out), message="", applied=()))
 
 
 def check_driver(driver: Driver) -> None:

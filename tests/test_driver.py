@@ -221,6 +221,48 @@ def test_when_too_few_seats_can_cover_the_round_is_refused_clearly():
     assert build_view(driver, ledger).prompt.message == driver.message
 
 
+REFUSE = (("short_banker", "refuse"),)
+
+
+@pytest.mark.parametrize("game, rules, typed", [("blackjack-dice", REFUSE, ("d10",)),
+                                                ("dice-blackjack", REFUSE, ()), ("domino21", (), ())])
+def test_the_bank_passes_over_a_seat_that_cannot_cover_the_tables_bets(game, rules, typed):
+    """It is b's turn to bank, but b's 12 chips cannot cover a's and c's bets of 10
+    (nor their opening pots at 10 a tile): the bank goes on to c, and b plays with its
+    own bet of 2, instead of the table stopping on the same message at every press."""
+    ledger = Ledger.open({"a": 100, "b": 12, "c": 100})
+    driver = feed(Driver(game, ("a", "b", "c"), bet=10, seat_bets=(("b", "2"),), typed_kinds=typed, rules=rules,
+                         banker="b"), ledger, Press(SHAKE))
+    assert driver.state is not None and not driver.message and driver.round_no == 1
+    assert driver.banker == "c" and engine(game).describe(driver.state).startswith(("Banker: c", "Dealer: c"))
+    seats = {seat.name: seat for seat in build_view(driver, ledger).seats}
+    assert seats["c"].role == "banker" and not seats["c"].bets
+    assert seats["b"].role == "" and seats["b"].bets and seats["b"].status == ""
+
+
+def test_when_nobody_can_cover_the_bets_the_round_is_refused_in_words_and_nothing_changes():
+    ledger = Ledger.open({"a": 9, "b": 9, "c": 9})
+    table = Driver("blackjack-dice", ("a", "b", "c"), bet=5, typed_kinds=("d10",), rules=REFUSE, banker="b")
+    refused = feed(table, ledger, Press(SHAKE))
+    assert refused.message == (
+        "No round: nobody can bank these bets: the banker must be able to pay every other player at once "
+        "(a holds 9 chips but could owe 10, b holds 9 chips but could owe 10, c holds 9 chips but could owe 10); "
+        "the bets are set in the settings file ([table] bet and [table.bets])")
+    assert replace(refused, message="") == table and lit_leds(refused) == {"error"}
+    assert feed(refused, ledger, Press(CONFIRM)) == refused
+    first = feed(replace(table, banker=None), ledger, Press(SHAKE))  # no banker yet: no roll-off either
+    assert first.state is None and first.message == refused.message
+
+
+def test_under_refuse_the_first_banker_is_rolled_for_by_the_seats_that_can_cover():
+    ledger = Ledger.open({"a": 100, "b": 9, "c": 100})  # b could owe 10
+    driver = feed(Driver("blackjack-dice", ("a", "b", "c"), bet=5, typed_kinds=("d10",), rules=REFUSE),
+                  ledger, Press(SHAKE))
+    assert driver.phase == "typed" and driver.state.roll_off.rollers == ("a", "c")
+    driver = feed(driver, ledger, Typed("3"), Typed("7"))  # a rolls lowest and banks
+    assert driver.state.table.banker == "a" and driver.state.players == ("b", "c")
+
+
 def tiles_read(*halves, face_down=0):
     tiles = tuple(Domino(h, (40.0 * i, 5.0), (0, 0, 1, 1), 0.0, 0.99) for i, h in enumerate(halves))
     return TableRead(dominoes=tiles, face_down=tuple(FaceDown("domino", (9.0, 9.0 * i), (0, 0, 1, 1))
