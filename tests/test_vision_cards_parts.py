@@ -1,12 +1,13 @@
 """Small parts of the card reader: telling pale table from a hand, parting a rank from
-the suit symbol that blur has joined to it, and the shaded cards low in a hand."""
+the suit symbol that blur has joined to it, the shaded cards low in a hand, and an
+index printed right at the corner."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from vision.cards import fan
+from vision.cards import fan, fonts, index
 from vision.cards.find import Region, _frame_edge_share
 
 
@@ -93,3 +94,33 @@ def test_two_pips_of_one_size_propose_no_index():
     glyphs = fan._blobs(_index_ink((50, 30, 62, 44), (50, 50, 62, 64)), (4, 30))[0]
     assert len(glyphs) == 2
     assert fan._pairs(glyphs) == []
+
+
+def _upright_card_with_index(at: int, sliver: bool) -> np.ndarray:
+    """An upright card (index.W x index.H) with a 7 of spades index whose rank starts `at`
+    pixels from the top-left, and, if `sliver`, dark table along the cut-out's top rim."""
+    card = np.full((index.H, index.W, 3), 238, np.uint8)
+    rank = fonts.glyph_mask("7", fonts.HERSHEY[2], 38)
+    suit = fonts.suit_mask("S", 18)
+    card[at : at + rank.shape[0], at : at + rank.shape[1]][rank > 128] = 30
+    top = at + rank.shape[0] + 6
+    card[top : top + suit.shape[0], at + 2 : at + 2 + suit.shape[1]][suit > 128] = 30
+    if sliver:
+        card[:index.EDGE + 7, : round(0.25 * index.W)] = 40
+    return card
+
+
+def test_a_rank_printed_right_at_the_corner_is_read():
+    """Some decks print the index close to the edge, so the cut-out card starts right at
+    its rank: a tall mark at the corner is a glyph, not table past the rounded corner."""
+    card = _upright_card_with_index(index.EDGE, sliver=False)
+    read = index.read_corner(card, index.index_ink(card))
+    assert read.ranks, read.reason
+    assert max(read.ranks, key=read.ranks.get) == "7"
+
+
+def test_a_sliver_of_table_along_the_corners_rim_is_not_taken_for_the_rank():
+    card = _upright_card_with_index(20, sliver=True)
+    read = index.read_corner(card, index.index_ink(card))
+    assert read.ranks, read.reason
+    assert max(read.ranks, key=read.ranks.get) == "7"

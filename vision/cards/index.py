@@ -21,6 +21,7 @@ from vision.cards.rank_net import rank_crop, rank_probabilities
 
 W, H = 200, 280  # the upright card every lone card is warped to
 EDGE = 5  # pixels at the rim of a cut-out card that are never ink
+CORNER = 0.08  # table past a rounded corner stays lower than this share of the card
 RANK_SCORE, RANK_MARGIN = 0.7, 0.04
 INDEX_SLACK = 0.03  # how far below the index's favourite the rank the middle shows may score
 SUIT_SCORE, SUIT_MARGIN = 0.6, 0.04
@@ -110,13 +111,22 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     return None
 
 
+def _round_corner(stat: np.ndarray) -> bool:
+    """A low mark at the very corner is table showing past the card's rounded corner, or
+    a sliver of it along the cut-out's rim; a tall one there is a rank glyph printed close
+    to the edge, as some decks print their index (the cut-out then starts right at its
+    top-left)."""
+    x, y, h = stat[0], stat[1], stat[3]
+    return x <= EDGE and y <= EDGE and h < CORNER * H
+
+
 def _column(ink: np.ndarray) -> np.ndarray | None:
     """The index column: ink under and beside the top-most glyph-sized blob of the corner."""
     n, labels, stats, _ = components_with_stats(ink)
     rows, cols = ink.shape
     keep = [i for i in range(1, n) if stats[i][3] >= 0.025 * H and stats[i][4] >= 6
             and stats[i][0] > 0 and stats[i][1] > 0
-            and not (stats[i][0] <= EDGE and stats[i][1] <= EDGE)  # table in the round corner
+            and not _round_corner(stats[i])
             and stats[i][0] + stats[i][2] < cols - 1 and stats[i][1] + stats[i][3] < rows - 1]
     if not keep:
         return None
