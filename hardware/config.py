@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from table.errors import TableError
+from table.errors import BadBet, TableError
+from table.ledger import Ledger
 from table.rules import GAME_MODULES, engine, game_settings
 
 
@@ -159,6 +160,10 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
             raise ConfigError(f"[table] seats: {seat!r} is not a name to show (text, no control characters)")
     if config.table.chips < 1 or config.table.bet < 1:
         raise ConfigError("[table] chips and bet must be at least 1")
+    try:  # the bankroll file's own check: `doctor` passed what `run` then refused
+        Ledger.open({seat: config.table.chips for seat in config.table.seats})
+    except BadBet as err:
+        raise ConfigError(f"[table] chips: {err}") from None
     try:
         settings = game_settings(config.table.game, config.rules)
     except TableError as err:

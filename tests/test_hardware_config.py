@@ -48,6 +48,8 @@ def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
         ("[table\n", "not valid TOML"),
         ('[table]\ngame = "poker"\n', "not one of"),
         ("[table]\nchips = \"lots\"\n", "chips must be int"),
+        # Passed here (and so in `doctor`), then `run` refused it when the bankroll file opened.
+        ("[table]\nchips = 9223372036854775808\n", r"\[table\] chips: .*more chips than a bankroll file holds"),
         ("[gpio]\nshake = 5\n", "share a pin"),
         ("[gpio]\ncolour = 1\n", "no setting 'colour'"),
         ("[lights]\n", "unknown section"),
