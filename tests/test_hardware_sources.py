@@ -196,8 +196,26 @@ def test_importing_the_picamera_module_does_not_need_picamera2(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import of it now fails
     from hardware.picamera import PiCameraSource
 
-    with pytest.raises(CameraLost, match="picamera2 is not installed"):
+    with pytest.raises(CameraLost, match="picamera2 is not installed: .*apt install python3-picamera2.*"
+                                         "--system-site-packages"):
         PiCameraSource()
+
+
+def test_picamera2_without_libcamera_says_the_venv_needs_the_systems_packages(monkeypatch, tmp_path):
+    """What a venv made without --system-site-packages gives after `pip install '.[pi]'`:
+    picamera2 is there, libcamera's bindings (from apt only) are not. It was reported
+    as "picamera2 is not installed", with pip as a fix."""
+    (tmp_path / "picamera2.py").write_text("import libcamera\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.setitem(sys.modules, "libcamera", None)  # import of it now fails, as in such a venv
+    from hardware.picamera import PiCameraSource
+
+    with pytest.raises(CameraLost) as lost:
+        PiCameraSource()
+    said = str(lost.value)
+    assert "cannot load libcamera's Python bindings (no module 'libcamera'); pip cannot install them" in said
+    assert "python3-libcamera" in said and "--system-site-packages" in said and "not installed" not in said
 
 
 def test_a_lost_camera_is_reported_then_reopened():
