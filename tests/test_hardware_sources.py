@@ -247,3 +247,26 @@ def test_a_lost_camera_is_reported_then_reopened():
     now[0] = 0.25
     assert source.read().index == 1 and len(opened) == 2
     assert source.lost_since is None
+
+
+def test_a_recorded_session_as_the_camera_ends_rather_than_starting_over():
+    """Its end was a lost camera, so ReconnectingSource reopened it and the frames
+    began again, with earlier times, for ever."""
+    from pathlib import Path
+
+    from hardware.config import ApplianceConfig, CameraConfig
+    from hardware.recording import EndOfRecording, SessionReader
+    from hardware.sources import open_source
+
+    session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dice-blackjack"
+    config = ApplianceConfig(camera=CameraConfig(source=str(session)))
+    now = [0.0]
+    source = ReconnectingSource(lambda: open_source(config), clock=lambda: now[0])
+    recorded = [event.data["index"] for event in SessionReader(session).of_kind("frame")]
+    assert [source.read().index for _ in recorded] == recorded
+    for _ in range(2):
+        now[0] += 10.0  # long past any pause before a reopening
+        with pytest.raises(EndOfRecording, match="dice-blackjack has no more frames") as ended:
+            source.read()
+        assert not isinstance(ended.value, CameraLost)
+    source.close()

@@ -32,6 +32,16 @@ def test_run_opens_the_table_records_and_reports_its_loop(tmp_path, capsys):
     assert BankrollStore(tmp_path / "bank.sqlite").ledger().as_dict() == {"Ann": 100, "Ben": 100}
 
 
+def test_run_on_a_recorded_session_ends_at_its_last_frame(tmp_path, capsys):
+    """The end of the recording was a lost camera: it was opened again and played
+    from its first frame, for as many frames as were asked."""
+    frames = len(SessionReader(SESSION).of_kind("frame"))
+    assert main(["run", "--config", str(settings(tmp_path)), "--frames", str(3 * frames)]) == 0
+    out = capsys.readouterr().out
+    assert f"the recording in {SESSION} has no more frames: the run ends." in out
+    assert f"p95 over {frames} frames" in out
+
+
 def open_round(tmp_path, state):
     store = BankrollStore(tmp_path / "bank.sqlite")
     ledger = store.open_table({"Ann": 100, "Ben": 100})
