@@ -104,9 +104,14 @@ class Appliance:
             table.history.setdefault(seat, [table.ledger.balance(seat)])
 
     def tick(self, presses: list[str] = (), typed: list[str] = ()) -> tuple[TableView, np.ndarray | None]:
-        """One frame of the loop; returns what the display should show now."""
-        inputs: list[Any] = [Press(name) for name in [*(self.controls.poll() if self.controls else []), *presses]]
-        inputs += [Typed(text) for text in typed]
+        """One frame of the loop; returns what the display should show now.
+
+        While the camera is lost the screen shows that, not the round, so buttons and
+        typed entries are dropped, not fed: a SHAKE dealt a round, and a hold confirmed
+        a choice, that nobody could see."""
+        people: list[Any] = [Press(name) for name in [*(self.controls.poll() if self.controls else []), *presses]]
+        people += [Typed(text) for text in typed]
+        camera: list[Any] = []
         image = None
         try:
             frame = self.source.read()
@@ -116,11 +121,11 @@ class Appliance:
             self.clock = frame.time
             image = frame.image
             try:
-                inputs += self._from_camera(frame)
+                camera = self._from_camera(frame)
                 self.table.camera_error = ""
             except NotAnImage as err:  # e.g. a webcam giving another size than the calibration's
                 self.table.camera_error = f"the camera's picture cannot be read: {err}"
-        for event in inputs:
+        for event in ([] if self.table.camera_error else people) + camera:
             self.feed(event)
         if self.controls:
             self.controls.show(self.lit())
@@ -184,7 +189,8 @@ class Appliance:
         leds = () if self.controls else tuple(led for led in LED_NAMES if led in self.lit())
         if table.camera_error:
             return build_view(table.driver, table.ledger, leds=leds, error=ErrorInfo(
-                "Camera lost", "Check the camera cable and light; the round waits and nothing is lost.",
+                "Camera lost", "Check the camera cable and light. Until the picture is back the buttons do "
+                "nothing; the round waits and nothing is lost.",
                 table.camera_error))
         camera = None
         if table.read is not None and table.read_frame is not None:

@@ -146,6 +146,41 @@ def test_a_lost_camera_shows_the_error_screen_and_the_round_carries_on(tmp_path)
     assert view.screen != "error" and appliance.table.driver.state != state
 
 
+def test_buttons_and_typed_entries_do_nothing_while_the_camera_is_lost():
+    """The screen says "Camera lost", not what the round is at: a SHAKE dealt a round,
+    and NEXT confirmed choices, that nobody could see. Presses then are dropped, not
+    kept for when the picture is back."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.config import GpioConfig
+    from hardware.controls import GpioControls
+
+    factory = MockFactory()
+    config = GpioConfig(enabled=True, bounce_time=None)
+    controls = GpioControls(config, pin_factory=factory)
+    try:
+        camera = ScriptedCamera([None, None])
+        idle = Driver("dicey21", ("ann",), bet=5)
+        appliance = Appliance(Table(idle, Ledger.open({"ann": 50, HOUSE: 0}, (HOUSE,))), camera,
+                              ScriptedSettle(camera), dice_reader((1, 1, 1)), controls=controls)
+        shake = factory.pin(config.shake)
+        for typed in (["5d"], ["9c"]):
+            shake.drive_low()
+            shake.drive_high()
+            view, _ = appliance.tick(presses=["confirm"], typed=typed)
+            assert view.screen == "error" and controls.lit() == {"error"}
+            assert appliance.table.driver == idle
+        view, _ = appliance.tick()
+        assert view.screen != "error" and appliance.table.driver.phase == "bets"
+        shake.drive_low()
+        shake.drive_high()
+        appliance.tick()
+        assert appliance.table.driver.phase == "typed" and appliance.table.driver.round_no == 1, "the picture is back"
+    finally:
+        controls.close()
+        factory.reset()
+
+
 def test_frames_the_calibration_does_not_fit_show_the_error_screen_and_change_nothing():
     """A webcam that gives another size than the one calibrated for (its driver chose
     another mode) must not stop the appliance: the table shows why, as for a lost
