@@ -45,6 +45,23 @@ def test_demo_renders_every_screen_headless(tmp_path, capsys):
     assert len(shots) >= 10
 
 
+def test_demo_headless_without_a_folder_draws_every_screen_to_demo_screens_and_says_where(
+        tmp_path, monkeypatch, capsys):
+    """It drew nothing and said nothing, though its help promised PNG files."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--headless"]) == 0
+    shots = sorted((tmp_path / "demo-screens").glob("*.png"))
+    assert len(shots) >= 10 and f"{len(shots)} screens written to demo-screens" in capsys.readouterr().out
+
+
+def test_screenshots_are_written_with_or_without_headless(tmp_path, capsys):
+    """Without --headless the folder was ignored (and never made) for a window."""
+    assert main(["replay", str(SESSIONS / "dice-blackjack"), "--speed", "0", "--screenshots",
+                 str(tmp_path / "new" / "shots")]) == 0
+    shots = sorted((tmp_path / "new" / "shots").glob("*.png"))
+    assert shots and f"{len(shots)} screens written to {tmp_path / 'new' / 'shots'}" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("command", (["replay", str(SESSIONS / "dicey21")], ["demo"]))
 @pytest.mark.parametrize("where", ("taken", "taken/shots"))
 def test_screenshots_where_no_folder_can_be_are_said_in_one_line(tmp_path, capsys, command, where):
@@ -181,6 +198,7 @@ def test_a_speed_playback_cannot_keep_is_refused_in_words(speed, capsys):
     assert "a speed is a number, 0 (as fast as possible) or more" in capsys.readouterr().err
 
 
-def test_step_without_a_window_is_refused_rather_than_ignored(capsys):
-    assert main(["replay", str(SESSIONS / "dice-blackjack"), "--step", "--headless"]) == 2
+@pytest.mark.parametrize("no_window", (["--headless"], ["--screenshots", "shots"]))
+def test_step_without_a_window_is_refused_rather_than_ignored(capsys, no_window):
+    assert main(["replay", str(SESSIONS / "dice-blackjack"), "--step", *no_window]) == 2
     assert "--step waits for a key at every step, which needs a window" in capsys.readouterr().err
