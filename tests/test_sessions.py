@@ -140,6 +140,42 @@ def test_replay_check_warns_that_a_cut_recording_was_replayed_only_in_part(tmp_p
     assert "no difference" in said.out
 
 
+def cut_after(tmp_path, lines: int, change=lambda line: line):
+    """The dice-blackjack session as a power cut after `lines` lines leaves it: the
+    next line half written, the last one kept passed through `change`."""
+    import shutil
+
+    copy = tmp_path / "cut"
+    shutil.copytree(SESSIONS / "dice-blackjack", copy)
+    events = (copy / "events.jsonl").read_text().splitlines()
+    kept = events[:lines - 1] + [change(events[lines - 1])]
+    (copy / "events.jsonl").write_text("\n".join(kept) + "\n" + events[lines][:60])
+    return copy
+
+
+# 9: a read's input line, not its action; 166: a read's action, not the settlement after it.
+@pytest.mark.parametrize("lines, what", [(9, '"kind":"input"'), (166, '"kind":"action"')])
+@pytest.mark.parametrize("check", ([], ["--check"]))
+def test_a_recording_cut_mid_round_is_said_and_is_no_difference(tmp_path, capsys, lines, what, check):
+    """It was "the action differs, recorded: None" (or the settlement), exit 1."""
+    from hardware.replay import CutShort
+
+    copy = cut_after(tmp_path, lines)
+    assert what in (copy / "events.jsonl").read_text().splitlines()[lines - 1]
+    assert main(["replay", str(copy), "--headless", *check]) == 0
+    out = capsys.readouterr().out
+    assert "the recording ends mid-round (cut short)" in out and "DIFFERENCE" not in out
+    assert isinstance(replay_session(copy, check=bool(check)), CutShort)
+
+
+def test_a_difference_in_the_last_round_a_cut_left_whole_is_still_one(tmp_path, capsys):
+    copy = cut_after(tmp_path, 10, lambda line: line.replace('"dice":[4]', '"dice":[3]'))
+    assert main(["replay", str(copy), "--headless"]) == 1
+    assert "DIFFERENCE" in capsys.readouterr().out
+    difference = replay_session(copy)
+    assert difference.what == "action" and difference.recorded.dice == (3,) and difference.today.dice == (4,)
+
+
 @pytest.mark.parametrize("settings, words", [
     ([1], "settings are not a table"),
     ({"driver": {"@type": "table.driver:Need", "kind": "dice"}, "bankrolls": {"Ann": 1}}, "driver is not a round driver"),

@@ -79,7 +79,7 @@ def has_screen() -> bool:
 def run_replay(args) -> int:
     from hardware.playback import live, parse_size, screenshots
     from hardware.recording import SessionReader
-    from hardware.replay import replay_session
+    from hardware.replay import CutShort, replay_session
 
     size = parse_size(args.size)
     if args.step and (args.headless or args.screenshots):
@@ -104,8 +104,12 @@ def run_replay(args) -> int:
             close()
     if written:
         print(f"{len(written)} screens written to {args.screenshots}")
-    if difference is not None:
+    if isinstance(difference, CutShort):
+        print(f"{args.session}: {difference}; replayed{' and checked' if args.check else ''} up to there, "
+              "no difference")
+    elif difference is not None:
         print(f"DIFFERENCE in {args.session}\n{difference}")
         return 1
-    print(f"{args.session}: replayed{' and checked' if args.check else ''}, no difference")
+    else:
+        print(f"{args.session}: replayed{' and checked' if args.check else ''}, no difference")
     return 0
