@@ -19,7 +19,8 @@ from hardware.config import LED_NAMES
 from hardware.frames import CameraLost, Frame, FrameSource
 from hardware.recording import SessionWriter
 from table.advisor import Advice, advise
-from table.driver import Driver, Motion, Press, SettledRead, Typed, check_driver, lit_leds, step
+from table.driver import Driver, Motion, Press, SettledRead, Typed, check_driver, lit_leds, start, step
+from table.errors import TableError
 from table.ledger import Ledger
 from table.rules import engine
 from table.serial import CorruptRecord
@@ -104,9 +105,14 @@ class Appliance:
             table.history.setdefault(seat, [table.ledger.balance(seat)])
 
     def tick(self, presses: list[str] = (), typed: list[str] = ()) -> tuple[TableView, np.ndarray | None]:
-        """One frame of the loop; returns what the display should show now."""
-        inputs: list[Any] = [Press(name) for name in [*(self.controls.poll() if self.controls else []), *presses]]
-        inputs += [Typed(text) for text in typed]
+        """One frame of the loop; returns what the display should show now.
+
+        While the camera is lost the screen shows that, not the round, so buttons and
+        typed entries are dropped, not fed: a SHAKE dealt a round, and a hold confirmed
+        a choice, that nobody could see."""
+        people: list[Any] = [Press(name) for name in [*(self.controls.poll() if self.controls else []), *presses]]
+        people += [Typed(text) for text in typed]
+        camera: list[Any] = []
         image = None
         try:
             frame = self.source.read()
@@ -116,11 +122,11 @@ class Appliance:
             self.clock = frame.time
             image = frame.image
             try:
-                inputs += self._from_camera(frame)
+                camera = self._from_camera(frame)
                 self.table.camera_error = ""
             except NotAnImage as err:  # e.g. a webcam giving another size than the calibration's
                 self.table.camera_error = f"the camera's picture cannot be read: {err}"
-        for event in inputs:
+        for event in ([] if self.table.camera_error else people) + camera:
             self.feed(event)
         if self.controls:
             self.controls.show(self.lit())
@@ -184,7 +190,8 @@ class Appliance:
         leds = () if self.controls else tuple(led for led in LED_NAMES if led in self.lit())
         if table.camera_error:
             return build_view(table.driver, table.ledger, leds=leds, error=ErrorInfo(
-                "Camera lost", "Check the camera cable and light; the round waits and nothing is lost.",
+                "Camera lost", "Check the camera cable and light. Until the picture is back the buttons do "
+                "nothing; the round waits and nothing is lost.",
                 table.camera_error))
         camera = None
         if table.read is not None and table.read_frame is not None:
@@ -208,33 +215,85 @@ class Appliance:
 # ask the wrong readers for the wrong pieces, or bet what the settings no longer say, and
 # the resumed driver's house rules would go on dealing every later round of the sitting.
 SAME_TABLE = ("game", "seats", "bet", "seat_bets", "typed_kinds", "rules")
+# Who banks next, the round number and the shoe or pack go on from the last settled
+# round at a table playing the same game, under the same rules, with the same seats;
+# a new bet or a card now typed changes none of them.
+SAME_GAME = ("game", "seats", "rules")
 
 
 @dataclass(frozen=True)
 class Reopened:
     driver: Driver
     round_id: int | None  # the resumed round's; None when no round goes on
-    notice: str = ""  # what became of an open round, for the screen and the log
+    notice: str = ""  # what became of an open round, or of the last settled one, for the screen and the log
 
 
 def reopen_round(store: BankrollStore, driver: Driver, choice: str = "auto") -> Reopened:
     """After a stop or crash. "void" closes the open round and its bets go back (they
     were never taken, so voiding only closes it); "resume" carries on with it and
     refuses, saying why, when this table cannot; "auto", what a plain start does,
-    resumes when it can and voids otherwise, so the table always comes back."""
+    resumes when it can and voids otherwise, so the table always comes back. With no
+    round resumed, the next one carries on from the last settled round (see
+    `_carried_on`)."""
     pending = store.unfinished()
-    if pending is None:
-        return Reopened(driver, None)
-    saved, why_not = _resumable(pending, driver, store.ledger().as_dict())
-    if choice != "void" and not why_not:
+    ledger = store.ledger()
+    saved, why_not = (None, "") if pending is None else _resumable(pending, driver, ledger.as_dict())
+    if pending is not None and choice != "void" and not why_not:
         return Reopened(saved, pending.round_id, f"Round {saved.round_no}, left open by a stop, resumes here.")
-    if choice == "resume":
+    if pending is not None and choice == "resume":
         raise StoreError(f"the round left open cannot be resumed: {why_not}. Start with --void to cancel it; "
                          "its bets go back")
+    carried, afresh = _carried_on(store, driver, ledger)
+    if pending is None:
+        return Reopened(carried, None, afresh)
     store.void_round(pending.round_id)
-    return Reopened(replace(driver, round_no=driver.round_no if saved is None else saved.round_no), None,
+    return Reopened(replace(carried, round_no=carried.round_no if saved is None else saved.round_no), None,
                     "The round left open by a stop was voided" + (f" ({why_not})" if why_not else "")
-                    + ": every bet went back.")
+                    + ": every bet went back." + (f" {afresh}" if afresh else ""))
+
+
+def _carried_on(store: BankrollStore, driver: Driver, ledger: Ledger) -> tuple[Driver, str]:
+    """`driver` with the banker, round number and shoe or pack the last settled round
+    handed on, so a restart changes nothing the rules decide: in Dice Blackjack the
+    winner deals next, in Blackjack Dice and Domino 21 the bank goes round, with a
+    changing bank the dealer keeps it until another's natural, and the cards already
+    dealt stay out of the shoe. Without a restart the driver carries these from round
+    to round; a new start had a new roll-off or deal pick the banker. Otherwise
+    `driver` as it is, and the notice saying why the table starts afresh."""
+    try:
+        last = store.last_settled()
+    except CorruptRecord as err:
+        return driver, _afresh(f"its saved state no longer loads: {err}")
+    if last is None:
+        return driver, ""
+    if not isinstance(last, Driver):
+        return driver, _afresh("its saved state is not a round of this appliance")
+    carried = replace(driver, banker=last.banker, round_no=last.round_no, carry=last.carry)
+    why_not = _other_table(last, driver, SAME_GAME) or _undealable(carried, driver, ledger)
+    return (driver, _afresh(why_not)) if why_not else (carried, "")
+
+
+def _afresh(why: str) -> str:
+    return f"The table starts afresh, with a new banker, shoe or pack: the last round settled here {why}."
+
+
+def _undealable(carried: Driver, driver: Driver, ledger: Ledger) -> str:
+    """Why the next round cannot be dealt from what a damaged or hand-edited bankroll
+    file says the last round handed on ('' when it can): a banker not at the table, or
+    a shoe that is no shoe, had every deal refused or stopped the table at it, for good,
+    since no round settled to hand on another. A deal the table's chips refuse whoever
+    banks is no reason: the table says so at the deal, as after any round."""
+    if carried.banker not in (None, *carried.seats):
+        return f"was banked by {carried.banker}, who is not at this table"
+    try:
+        start(carried, ledger)
+    except Exception as err:  # whatever a shoe no engine made leads the engine to raise
+        try:
+            start(driver, ledger)
+        except TableError:
+            return ""
+        return f"handed on what the rules cannot deal from ({type(err).__name__}: {err})"
+    return ""
 
 
 def _resumable(pending: OpenRound, driver: Driver, bankrolls: dict[str, int]) -> tuple[Driver | None, str]:
@@ -246,11 +305,18 @@ def _resumable(pending: OpenRound, driver: Driver, bankrolls: dict[str, int]) ->
         return None, f"its saved state no longer loads: {err}"
     if not isinstance(saved, Driver):
         return None, "its saved state is not a round of this appliance"
-    for name in SAME_TABLE:
-        if _setting(saved, name) != _setting(driver, name):
-            return saved, (f"it was played with {name} {_setting(saved, name)!r} and the settings now say "
-                          f"{_setting(driver, name)!r}")
-    return saved, _unplayable(saved, bankrolls)
+    why_not = _other_table(saved, driver, SAME_TABLE)
+    return saved, (f"it {why_not}" if why_not else _unplayable(saved, bankrolls))
+
+
+def _other_table(saved: Driver, driver: Driver, names: tuple[str, ...]) -> str:
+    """How the settings' table differs from the saved round's in the settings `names`
+    ('' when it does not)."""
+    for name in names:
+        then, now = _setting(saved, name), _setting(driver, name)
+        if then != now:
+            return f"was played with {name} {then!r} and the settings now say {now!r}"
+    return ""
 
 
 def _unplayable(saved: Driver, bankrolls: dict[str, int]) -> str:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from table.errors import TableError
+from table.errors import BadBet, TableError
+from table.ledger import Ledger
 from table.rules import GAME_MODULES, engine, game_settings
 
 
@@ -82,6 +83,9 @@ class ApplianceConfig:
 
 
 LED_NAMES = ("ready", "reading", "win", "lose", "error")
+# A quick press lasts 0.1-0.2 s: a hold any shorter than this made it a confirm, so
+# NEXT could never move the highlight on (at 0 every press confirmed at once).
+SHORTEST_HOLD = 0.3
 
 @dataclass(frozen=True)
 class Sizes:
@@ -159,6 +163,10 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
             raise ConfigError(f"[table] seats: {seat!r} is not a name to show (text, no control characters)")
     if config.table.chips < 1 or config.table.bet < 1:
         raise ConfigError("[table] chips and bet must be at least 1")
+    try:  # the bankroll file's own check: `doctor` passed what `run` then refused
+        Ledger.open({seat: config.table.chips for seat in config.table.seats})
+    except BadBet as err:
+        raise ConfigError(f"[table] chips: {err}") from None
     try:
         settings = game_settings(config.table.game, config.rules)
     except TableError as err:
@@ -183,9 +191,11 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
             raise ConfigError(f"[gpio] {name} = {pin!r}: the Pi's header has BCM pins 2 to 27")
     if len(set(pins.values())) != len(pins):
         raise ConfigError("[gpio] two devices share a pin")
-    for key in ("bounce_time", "hold_time"):
-        if not 0 <= getattr(config.gpio, key) < math.inf:
-            raise ConfigError(f"[gpio] {key} = {getattr(config.gpio, key)!r}: a time in seconds, 0 or more")
+    if not 0 <= config.gpio.bounce_time < math.inf:
+        raise ConfigError(f"[gpio] bounce_time = {config.gpio.bounce_time!r}: a time in seconds, 0 or more")
+    if not SHORTEST_HOLD <= config.gpio.hold_time < math.inf:
+        raise ConfigError(f"[gpio] hold_time = {config.gpio.hold_time!r}: a time in seconds, {SHORTEST_HOLD} or "
+                          "more; a shorter hold takes a quick press of NEXT for a confirm")
     for section, sizes in (("display", SCREEN), ("camera", CAMERA_FRAME)):
         width, height = getattr(config, section).width, getattr(config, section).height
         if not sizes.fit(width, height):

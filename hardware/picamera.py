@@ -19,8 +19,7 @@ class PiCameraSource:
         try:
             picamera2 = import_module("picamera2")
         except ImportError as err:
-            raise CameraLost("picamera2 is not installed: on a Raspberry Pi run "
-                             "`sudo apt install python3-picamera2` or `pip install '.[pi]'`") from err
+            raise CameraLost(_not_importable(err)) from err
         try:
             self._camera = picamera2.Picamera2(camera_num)
             try:
@@ -52,6 +51,21 @@ class PiCameraSource:
                 self._camera.close()
         except Exception as err:  # noqa: BLE001 - as in read
             raise CameraLost(f"Pi camera {self._num} did not close: {_why(err)}") from err
+
+
+def _not_importable(err: ImportError) -> str:
+    """In a venv the usual cause is not picamera2 but libcamera's Python bindings, which
+    pip cannot install: they come only with Raspberry Pi OS's python3-libcamera, which
+    a venv sees only when made with --system-site-packages."""
+    advice = ("on Raspberry Pi OS run `sudo apt install python3-picamera2` (it brings python3-libcamera) "
+              "and make the venv with `python3 -m venv --system-site-packages`")
+    missing = err.name or ""
+    if missing == "picamera2":
+        return f"picamera2 is not installed: {advice}"
+    if missing.split(".")[0] == "libcamera":
+        return (f"picamera2 cannot load libcamera's Python bindings (no module {missing!r}); pip cannot install "
+                f"them: {advice}")
+    return f"picamera2 did not import ({err}): {advice}"
 
 
 def _why(err: Exception) -> str:

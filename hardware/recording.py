@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from hardware.folders import folder_to_keep
-from hardware.frames import CameraLost, Frame
+from hardware.frames import Frame
 from table import serial
 from table.serial import CorruptRecord
 from vision.image_io import NotAnImage, load_bgr
@@ -169,8 +169,10 @@ def _checked(event: Event) -> Event:
     return event
 
 
-class EndOfRecording(CameraLost):
-    """The replayed session has no more frames."""
+class EndOfRecording(Exception):
+    """The replayed session has no more frames. No lost camera: reopening it, as
+    ReconnectingSource reopens a lost one, started the recording again, with frames
+    from earlier times, for ever. `run` ends here."""
 
 
 class RecordedSource:
@@ -183,7 +185,7 @@ class RecordedSource:
     def read(self) -> Frame:
         event = next(self._frames, None)
         if event is None:
-            raise EndOfRecording("the recording has no more frames")
+            raise EndOfRecording(f"the recording in {self._reader.folder} has no more frames")
         return Frame(self._reader.image(event.data["path"]), event.data["index"], event.t)
 
     def close(self) -> None:

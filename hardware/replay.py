@@ -25,6 +25,9 @@ from vision.image_io import NotAnImage
 from vision.types import TableRead
 
 COMPARED = ("action", "settlement")
+# What the appliance logs after an input, as it applies that input: the events a
+# stop between the input's line and the settlement's can leave unwritten.
+FROM_AN_INPUT = ("round", "action")
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,19 @@ class Difference:
     def __str__(self) -> str:
         return (f"after event {self.event_no}: the {self.what} differs\n"
                 f"  recorded: {to_data(self.recorded)}\n  today:    {to_data(self.today)}")
+
+
+@dataclass(frozen=True)
+class CutShort:
+    """The recording ends mid-round: a stop (a power cut) came after the line of its
+    last input and before what that input led to, which today's code goes on to do.
+    Nothing recorded differs, so this is no Difference. (A last input that led to
+    nothing when it was recorded looks the same; only the last input gets this.)"""
+
+    event_no: int  # the last input, whose outcome the recording lacks
+
+    def __str__(self) -> str:
+        return f"the recording ends mid-round (cut short) after event {self.event_no}"
 
 
 class _Collector:
@@ -124,8 +140,9 @@ def replay_session(
     read: Callable[[np.ndarray], TableRead] | None = None,  # default: the session's own readers
     show: Callable[[TableView, np.ndarray | None, float], None] | None = None,
     advisor: bool = False,
-) -> Difference | None:
-    """Feed the session to today's code; return the first difference (or None)."""
+) -> Difference | CutShort | None:
+    """Feed the session to today's code; return the first difference, CutShort when
+    the recording stops short of what its last input led to, or None."""
     reader = session if isinstance(session, SessionReader) else SessionReader(session)
     read = read or session_readers(reader)
     collector = _Collector()
@@ -160,6 +177,8 @@ def replay_session(
         appliance.feed(fed)
         for index in range(compared, len(collector.logged)):
             kind, today = collector.logged[index]
+            if index >= len(recorded) and all(later.kind in FROM_AN_INPUT for later in reader.events[number:]):
+                return CutShort(number)
             if index >= len(recorded) or recorded[index] != (kind, today):
                 return Difference(number, kind, recorded[index][1] if index < len(recorded) else None, today)
         compared = len(collector.logged)

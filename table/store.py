@@ -132,6 +132,13 @@ class BankrollStore:
             self._require_open(round_id)
             self._db.execute("UPDATE rounds SET status = 'void' WHERE id = ?", (round_id,))
 
+    def last_settled(self) -> Any:
+        """The final state of the latest settled round (None before the first), from
+        which the next round carries on: who banks, the round number, the shoe. Raises
+        CorruptRecord when this build cannot decode it."""
+        row = self._db.execute("SELECT state FROM rounds WHERE status = 'settled' ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else serial.loads(row[0])
+
     def unfinished(self) -> OpenRound | None:
         row = self._db.execute("SELECT id, game, state FROM rounds WHERE status = 'open'").fetchone()
         return None if row is None else OpenRound(*row)

@@ -2,19 +2,20 @@
 recorded, persisted, and replayed identically; a changed reader is caught by --check."""
 
 import json
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 import pytest
 
-from hardware.appliance import Appliance, Table
+from hardware.appliance import Appliance, Table, reopen_round
 from hardware.frames import CameraLost, Frame
 from hardware.recording import Manifest, SessionReader, SessionWriter
 from hardware.replay import replay_session
-from table.driver import Driver, house_account
+from table.driver import Driver, Press, Typed, house_account, step
 from table.ledger import Ledger
-from table.rules import HOUSE
+from table.rules import GAME_MODULES, HOUSE, engine
 from table.serial import CorruptRecord
 from table.store import BankrollStore
 from vision.types import Die, TableRead
@@ -146,6 +147,41 @@ def test_a_lost_camera_shows_the_error_screen_and_the_round_carries_on(tmp_path)
     assert view.screen != "error" and appliance.table.driver.state != state
 
 
+def test_buttons_and_typed_entries_do_nothing_while_the_camera_is_lost():
+    """The screen says "Camera lost", not what the round is at: a SHAKE dealt a round,
+    and NEXT confirmed choices, that nobody could see. Presses then are dropped, not
+    kept for when the picture is back."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.config import GpioConfig
+    from hardware.controls import GpioControls
+
+    factory = MockFactory()
+    config = GpioConfig(enabled=True, bounce_time=None)
+    controls = GpioControls(config, pin_factory=factory)
+    try:
+        camera = ScriptedCamera([None, None])
+        idle = Driver("dicey21", ("ann",), bet=5)
+        appliance = Appliance(Table(idle, Ledger.open({"ann": 50, HOUSE: 0}, (HOUSE,))), camera,
+                              ScriptedSettle(camera), dice_reader((1, 1, 1)), controls=controls)
+        shake = factory.pin(config.shake)
+        for typed in (["5d"], ["9c"]):
+            shake.drive_low()
+            shake.drive_high()
+            view, _ = appliance.tick(presses=["confirm"], typed=typed)
+            assert view.screen == "error" and controls.lit() == {"error"}
+            assert appliance.table.driver == idle
+        view, _ = appliance.tick()
+        assert view.screen != "error" and appliance.table.driver.phase == "bets"
+        shake.drive_low()
+        shake.drive_high()
+        appliance.tick()
+        assert appliance.table.driver.phase == "typed" and appliance.table.driver.round_no == 1, "the picture is back"
+    finally:
+        controls.close()
+        factory.reset()
+
+
 def test_frames_the_calibration_does_not_fit_show_the_error_screen_and_change_nothing():
     """A webcam that gives another size than the one calibrated for (its driver chose
     another mode) must not stop the appliance: the table shows why, as for a lost
@@ -184,3 +220,123 @@ def test_what_became_of_an_open_round_is_shown_and_recorded_until_the_table_move
     assert view.prompt.message != notice
     recorder.close()
     assert [(e.kind, e.data) for e in SessionReader(tmp_path / "s").events][0] == ("note", notice)
+
+
+SEATS = ("ann", "bob", "cy")
+EVERY_KIND_TYPED = ("dice", "d10", "card", "tile")
+
+
+def at_table(game, seats=SEATS):
+    return Driver(game, seats, bet=2, typed_kinds=EVERY_KIND_TYPED)
+
+
+def settle_a_round(path, game, seed, seats=SEATS):
+    """One round played through the appliance into the bankroll file, every chance
+    outcome typed (as the engine labels it) and every choice the highlighted one;
+    returns the driver at the results, which holds what the next round carries on."""
+    eng = engine(game)
+    store = BankrollStore(path)
+    ledger = store.open_table({seat: 100 for seat in seats} | {h: 0 for h in house_account(game)},
+                              house_account(game))
+    appliance = Appliance(Table(reopen_round(store, at_table(game, seats)).driver, ledger), None, None, None,
+                          store=store)
+    rng = random.Random(seed)
+    appliance.feed(Press("shake"))
+    while appliance.table.driver.phase != "results":
+        driver = appliance.table.driver
+        if driver.phase == "typed":
+            outcome = rng.choice(eng.legal_actions(driver.state))
+            appliance.feed(Typed(eng.label(outcome).split(" ", 1)[1].strip("[]")))
+        else:
+            appliance.feed(Press("confirm"))
+    store.close()
+    return appliance.table.driver
+
+
+def carried(driver):
+    return driver.banker, driver.round_no, driver.carry
+
+
+@pytest.mark.parametrize("game", sorted(GAME_MODULES))
+def test_a_restart_between_rounds_carries_on_with_the_banker_round_and_shoe(tmp_path, game):
+    """A new start dealt as a new table: a roll-off or a deal picked the banker again,
+    against each game's rule for who banks next, and a fresh shoe or pack came out."""
+    settled = settle_a_round(tmp_path / "bank.sqlite", game, seed=3)
+    assert settled.round_no == 1 and (settled.banker or settled.carry), "the round hands something on"
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    reopened = reopen_round(store, at_table(game))
+    assert carried(reopened.driver) == carried(settled) and reopened.notice == ""
+    ledger = store.ledger()
+    uninterrupted = step(step(settled, Press("next"), ledger), Press("shake"), ledger)
+    restarted = step(reopened.driver, Press("shake"), ledger)
+    assert restarted.round_no == uninterrupted.round_no == 2 and restarted.state == uninterrupted.state
+
+
+def open_next_round(path, game, settled):
+    """Round 2 dealt and saved, then the power goes."""
+    store = BankrollStore(path)
+    ledger = store.ledger()
+    appliance = Appliance(Table(step(settled, Press("next"), ledger), ledger), None, None, None, store=store)
+    appliance.feed(Press("shake"))
+    assert store.unfinished() is not None
+    store.close()
+
+
+@pytest.mark.parametrize("game", ["dice-blackjack", "changing-bank"])
+def test_a_voided_round_leaves_the_banker_and_shoe_the_last_settled_round_handed_on(tmp_path, game):
+    """Voiding kept only the round number."""
+    settled = settle_a_round(tmp_path / "bank.sqlite", game, seed=3)
+    open_next_round(tmp_path / "bank.sqlite", game, settled)
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    reopened = reopen_round(store, at_table(game), "void")
+    assert store.unfinished() is None and "voided" in reopened.notice and "afresh" not in reopened.notice
+    assert carried(reopened.driver) == (settled.banker, 2, settled.carry), "round 2 was voided; round 3 is next"
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: Driver("dice-blackjack", d.seats[:2], bet=2, typed_kinds=d.typed_kinds),
+     "was played with seats ('ann', 'bob', 'cy') and the settings now say ('ann', 'bob')"),
+    (lambda d: Driver("blackjack-dice", d.seats, bet=2, typed_kinds=d.typed_kinds),
+     "was played with game 'dice-blackjack' and the settings now say 'blackjack-dice'"),
+    (lambda d: Driver("dice-blackjack", d.seats, bet=2, typed_kinds=d.typed_kinds, rules=(("max_bet", 50),)),
+     "was played with rules {} and the settings now say {'max_bet': 50}"),
+])
+def test_a_table_set_up_for_another_game_or_seats_starts_afresh_and_says_why(tmp_path, change, words):
+    settled = settle_a_round(tmp_path / "bank.sqlite", "dice-blackjack", seed=3)
+    now = change(settled)
+    reopened = reopen_round(BankrollStore(tmp_path / "bank.sqlite"), now)
+    assert reopened.driver == now and reopened.notice == (
+        f"The table starts afresh, with a new banker, shoe or pack: the last round settled here {words}.")
+
+
+def test_a_bet_changed_between_rounds_keeps_the_banker(tmp_path):
+    settled = settle_a_round(tmp_path / "bank.sqlite", "dice-blackjack", seed=3)
+    reopened = reopen_round(BankrollStore(tmp_path / "bank.sqlite"), replace(at_table("dice-blackjack"), bet=3))
+    assert carried(reopened.driver) == carried(settled) and reopened.driver.bet == 3
+
+
+def test_a_table_whose_chips_cover_no_round_carries_on_all_the_same(tmp_path):
+    """Whoever banked, no round could be dealt: that is said at the deal, not taken for
+    a damaged last round."""
+    settled = settle_a_round(tmp_path / "bank.sqlite", "dice-blackjack", seed=3)
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store._db.execute("UPDATE accounts SET chips = 1")
+    reopened = reopen_round(store, at_table("dice-blackjack"))
+    assert carried(reopened.driver) == carried(settled) and reopened.notice == ""
+    assert "No round" in step(reopened.driver, Press("shake"), store.ledger()).message
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("'{\"@type\":\"table.driver:OldDriver\"}'", "its saved state no longer loads: "),
+    ("json_set(state, '$.banker', 'zed')", "was banked by zed, who is not at this table"),
+    ("json_set(state, '$.carry', json('[[\"shoe\", 5]]'))",
+     "handed on what the rules cannot deal from (TableError: that shoe does not come from 6 decks: 5)"),
+    ("json_set(state, '$.carry', json('[[\"pack\", 5]]'))", "handed on what the rules cannot deal from (TypeError: "),
+])
+def test_a_damaged_last_round_starts_the_table_afresh_rather_than_stopping_every_deal(tmp_path, damage, words):
+    settle_a_round(tmp_path / "bank.sqlite", "dicey21", seed=3)
+    store = BankrollStore(tmp_path / "bank.sqlite")
+    store._db.execute(f"UPDATE rounds SET state = {damage} WHERE status = 'settled'")
+    reopened = reopen_round(store, at_table("dicey21"))
+    assert reopened.driver == at_table("dicey21") and words in reopened.notice
+    assert step(reopened.driver, Press("shake"), store.ledger()).round_no == 1, "the table deals"

@@ -95,3 +95,18 @@ def test_store_check_reads_the_bankrolls(tmp_path):
     (tmp_path / "bank.sqlite").write_bytes(b"this is not sqlite" * 100)
     garbage = doctor.check_store(config_with(tmp_path))
     assert not garbage.ok and "not a readable bankroll file" in garbage.says
+
+
+def test_doctor_refuses_the_chips_run_refuses_in_the_same_words(tmp_path, capsys):
+    """`doctor` said [ok] to more chips than a bankroll file holds, which `run` then refused."""
+    from table.cli import main
+
+    settings = tmp_path / "table.toml"
+    settings.write_text(f'[table]\nchips = 9999999999999999999\nstore = "{tmp_path / "bank.sqlite"}"\n'
+                        f'sessions = "{tmp_path / "sessions"}"\n')
+    assert main(["doctor", "--config", str(settings)]) == 2
+    said = capsys.readouterr().err
+    assert main(["run", "--config", str(settings), "--frames", "1"]) == 2
+    assert capsys.readouterr().err == said and "[table] chips: " in said
+    assert "9999999999999999999 is more chips than a bankroll file holds" in said
+    assert not (tmp_path / "bank.sqlite").exists() and not (tmp_path / "sessions").exists()

@@ -1,6 +1,6 @@
 import pytest
 
-from hardware.config import ConfigError, load_config
+from hardware.config import SHORTEST_HOLD, ConfigError, load_config
 
 
 def test_defaults_work_without_a_file():
@@ -31,6 +31,12 @@ def test_every_camera_size_in_the_range_is_taken(tmp_path, size):
     assert (camera.width, camera.height) == size
 
 
+def test_the_shortest_hold_of_next_is_taken(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(f"[gpio]\nhold_time = {SHORTEST_HOLD}\n")
+    assert load_config(path).gpio.hold_time == SHORTEST_HOLD == 0.3
+
+
 def test_a_settings_path_that_is_a_folder_is_explained(tmp_path):
     with pytest.raises(ConfigError, match=f"{tmp_path}: cannot read the settings file"):
         load_config(tmp_path)
@@ -48,6 +54,8 @@ def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
         ("[table\n", "not valid TOML"),
         ('[table]\ngame = "poker"\n', "not one of"),
         ("[table]\nchips = \"lots\"\n", "chips must be int"),
+        # Passed here (and so in `doctor`), then `run` refused it when the bankroll file opened.
+        ("[table]\nchips = 9223372036854775808\n", r"\[table\] chips: .*more chips than a bankroll file holds"),
         ("[gpio]\nshake = 5\n", "share a pin"),
         ("[gpio]\ncolour = 1\n", "no setting 'colour'"),
         ("[lights]\n", "unknown section"),
@@ -61,7 +69,12 @@ def test_house_rules_are_chosen_in_a_rules_table(tmp_path):
         ("[gpio.leds]\nready = 99\n", "leds.ready = 99: .*BCM pins 2 to 27"),
         ("[gpio]\nshake = 1\n", "shake = 1"),
         ('[gpio.leds]\nready = "5"\n', "leds.ready = '5'"),
-        ("[gpio]\nhold_time = -1\n", r"\[gpio\] hold_time = -1.0: .*seconds, 0 or more"),  # was "add the user to 'gpio'"
+        ("[gpio]\nhold_time = -1\n", r"\[gpio\] hold_time = -1.0: .*seconds, 0.3 or more"),  # was "add the user to 'gpio'"
+        # Were taken: every quick press of NEXT then confirmed the highlighted choice.
+        ("[gpio]\nhold_time = 0\n", r"\[gpio\] hold_time = 0.0: .*0.3 or more; a shorter hold takes a quick press"),
+        ("[gpio]\nhold_time = 0.29\n", r"\[gpio\] hold_time = 0.29: "),
+        ("[gpio]\nhold_time = inf\n", r"\[gpio\] hold_time = inf: "),
+        ("[gpio]\nbounce_time = -0.1\n", r"\[gpio\] bounce_time = -0.1: a time in seconds, 0 or more"),
         ("[gpio]\nbounce_time = nan\n", r"\[gpio\] bounce_time = nan: "),
         ("[rules]\ncolour = 1\n", r"t\.toml: \[rules\] dicey21 has no rule 'colour'; its rules are: decks"),
         ('[rules]\ndecks = "many"\n', r"t\.toml: \[rules\] rule decks is a whole number \(default 6\), not 'many'"),

@@ -196,8 +196,26 @@ def test_importing_the_picamera_module_does_not_need_picamera2(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import of it now fails
     from hardware.picamera import PiCameraSource
 
-    with pytest.raises(CameraLost, match="picamera2 is not installed"):
+    with pytest.raises(CameraLost, match="picamera2 is not installed: .*apt install python3-picamera2.*"
+                                         "--system-site-packages"):
         PiCameraSource()
+
+
+def test_picamera2_without_libcamera_says_the_venv_needs_the_systems_packages(monkeypatch, tmp_path):
+    """What a venv made without --system-site-packages gives after `pip install '.[pi]'`:
+    picamera2 is there, libcamera's bindings (from apt only) are not. It was reported
+    as "picamera2 is not installed", with pip as a fix."""
+    (tmp_path / "picamera2.py").write_text("import libcamera\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.setitem(sys.modules, "libcamera", None)  # import of it now fails, as in such a venv
+    from hardware.picamera import PiCameraSource
+
+    with pytest.raises(CameraLost) as lost:
+        PiCameraSource()
+    said = str(lost.value)
+    assert "cannot load libcamera's Python bindings (no module 'libcamera'); pip cannot install them" in said
+    assert "python3-libcamera" in said and "--system-site-packages" in said and "not installed" not in said
 
 
 def test_a_lost_camera_is_reported_then_reopened():
@@ -229,3 +247,26 @@ def test_a_lost_camera_is_reported_then_reopened():
     now[0] = 0.25
     assert source.read().index == 1 and len(opened) == 2
     assert source.lost_since is None
+
+
+def test_a_recorded_session_as_the_camera_ends_rather_than_starting_over():
+    """Its end was a lost camera, so ReconnectingSource reopened it and the frames
+    began again, with earlier times, for ever."""
+    from pathlib import Path
+
+    from hardware.config import ApplianceConfig, CameraConfig
+    from hardware.recording import EndOfRecording, SessionReader
+    from hardware.sources import open_source
+
+    session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dice-blackjack"
+    config = ApplianceConfig(camera=CameraConfig(source=str(session)))
+    now = [0.0]
+    source = ReconnectingSource(lambda: open_source(config), clock=lambda: now[0])
+    recorded = [event.data["index"] for event in SessionReader(session).of_kind("frame")]
+    assert [source.read().index for _ in recorded] == recorded
+    for _ in range(2):
+        now[0] += 10.0  # long past any pause before a reopening
+        with pytest.raises(EndOfRecording, match="dice-blackjack has no more frames") as ended:
+            source.read()
+        assert not isinstance(ended.value, CameraLost)
+    source.close()

@@ -32,6 +32,16 @@ def test_run_opens_the_table_records_and_reports_its_loop(tmp_path, capsys):
     assert BankrollStore(tmp_path / "bank.sqlite").ledger().as_dict() == {"Ann": 100, "Ben": 100}
 
 
+def test_run_on_a_recorded_session_ends_at_its_last_frame(tmp_path, capsys):
+    """The end of the recording was a lost camera: it was opened again and played
+    from its first frame, for as many frames as were asked."""
+    frames = len(SessionReader(SESSION).of_kind("frame"))
+    assert main(["run", "--config", str(settings(tmp_path)), "--frames", str(3 * frames)]) == 0
+    out = capsys.readouterr().out
+    assert f"the recording in {SESSION} has no more frames: the run ends." in out
+    assert f"p95 over {frames} frames" in out
+
+
 def open_round(tmp_path, state):
     store = BankrollStore(tmp_path / "bank.sqlite")
     ledger = store.open_table({"Ann": 100, "Ben": 100})
@@ -78,6 +88,25 @@ def test_a_plain_start_voids_a_round_of_another_table_and_says_so(tmp_path, caps
     assert "every bet went back" in said
     assert still_open(tmp_path) == (None, {"Ann": 100, "Ben": 100})
     assert "every bet went back" in recorded(tmp_path).of_kind("note")[0].data
+
+
+def test_a_start_between_rounds_deals_on_with_the_banker_the_rules_chose(tmp_path, capsys):
+    """The next round of Dice Blackjack is dealt by the last one's winner, not by a new
+    roll-off; at seats the settings changed, the table starts afresh and says so."""
+    from tests.test_appliance import settle_a_round
+
+    settled = settle_a_round(tmp_path / "bank.sqlite", "dice-blackjack", seed=3, seats=("Ann", "Ben"))
+    assert settled.banker in ("Ann", "Ben")
+    assert main(["run", "--config", str(settings(tmp_path)), "--frames", "1"]) == 0
+    driver = recorded(tmp_path).manifest.settings["driver"]
+    assert (driver.banker, driver.round_no) == (settled.banker, 1) and "afresh" not in capsys.readouterr().out
+    config = settings(tmp_path)
+    config.write_text(config.read_text().replace('["Ann", "Ben"]', '["Ann", "Ben", "Cy"]'))
+    assert main(["run", "--config", str(config), "--frames", "1"]) == 0
+    assert "The table starts afresh, with a new banker, shoe or pack: the last round settled here was played " \
+           "with seats ('Ann', 'Ben') and the settings now say ('Ann', 'Ben', 'Cy')." in capsys.readouterr().out
+    session = recorded(tmp_path)
+    assert session.manifest.settings["driver"].banker is None and "afresh" in session.of_kind("note")[0].data
 
 
 @pytest.mark.parametrize("state, why", [

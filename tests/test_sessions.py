@@ -45,6 +45,23 @@ def test_demo_renders_every_screen_headless(tmp_path, capsys):
     assert len(shots) >= 10
 
 
+def test_demo_headless_without_a_folder_draws_every_screen_to_demo_screens_and_says_where(
+        tmp_path, monkeypatch, capsys):
+    """It drew nothing and said nothing, though its help promised PNG files."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--headless"]) == 0
+    shots = sorted((tmp_path / "demo-screens").glob("*.png"))
+    assert len(shots) >= 10 and f"{len(shots)} screens written to demo-screens" in capsys.readouterr().out
+
+
+def test_screenshots_are_written_with_or_without_headless(tmp_path, capsys):
+    """Without --headless the folder was ignored (and never made) for a window."""
+    assert main(["replay", str(SESSIONS / "dice-blackjack"), "--speed", "0", "--screenshots",
+                 str(tmp_path / "new" / "shots")]) == 0
+    shots = sorted((tmp_path / "new" / "shots").glob("*.png"))
+    assert shots and f"{len(shots)} screens written to {tmp_path / 'new' / 'shots'}" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("command", (["replay", str(SESSIONS / "dicey21")], ["demo"]))
 @pytest.mark.parametrize("where", ("taken", "taken/shots"))
 def test_screenshots_where_no_folder_can_be_are_said_in_one_line(tmp_path, capsys, command, where):
@@ -123,6 +140,42 @@ def test_replay_check_warns_that_a_cut_recording_was_replayed_only_in_part(tmp_p
     assert "no difference" in said.out
 
 
+def cut_after(tmp_path, lines: int, change=lambda line: line):
+    """The dice-blackjack session as a power cut after `lines` lines leaves it: the
+    next line half written, the last one kept passed through `change`."""
+    import shutil
+
+    copy = tmp_path / "cut"
+    shutil.copytree(SESSIONS / "dice-blackjack", copy)
+    events = (copy / "events.jsonl").read_text().splitlines()
+    kept = events[:lines - 1] + [change(events[lines - 1])]
+    (copy / "events.jsonl").write_text("\n".join(kept) + "\n" + events[lines][:60])
+    return copy
+
+
+# 9: a read's input line, not its action; 166: a read's action, not the settlement after it.
+@pytest.mark.parametrize("lines, what", [(9, '"kind":"input"'), (166, '"kind":"action"')])
+@pytest.mark.parametrize("check", ([], ["--check"]))
+def test_a_recording_cut_mid_round_is_said_and_is_no_difference(tmp_path, capsys, lines, what, check):
+    """It was "the action differs, recorded: None" (or the settlement), exit 1."""
+    from hardware.replay import CutShort
+
+    copy = cut_after(tmp_path, lines)
+    assert what in (copy / "events.jsonl").read_text().splitlines()[lines - 1]
+    assert main(["replay", str(copy), "--headless", *check]) == 0
+    out = capsys.readouterr().out
+    assert "the recording ends mid-round (cut short)" in out and "DIFFERENCE" not in out
+    assert isinstance(replay_session(copy, check=bool(check)), CutShort)
+
+
+def test_a_difference_in_the_last_round_a_cut_left_whole_is_still_one(tmp_path, capsys):
+    copy = cut_after(tmp_path, 10, lambda line: line.replace('"dice":[4]', '"dice":[3]'))
+    assert main(["replay", str(copy), "--headless"]) == 1
+    assert "DIFFERENCE" in capsys.readouterr().out
+    difference = replay_session(copy)
+    assert difference.what == "action" and difference.recorded.dice == (3,) and difference.today.dice == (4,)
+
+
 @pytest.mark.parametrize("settings, words", [
     ([1], "settings are not a table"),
     ({"driver": {"@type": "table.driver:Need", "kind": "dice"}, "bankrolls": {"Ann": 1}}, "driver is not a round driver"),
@@ -181,6 +234,7 @@ def test_a_speed_playback_cannot_keep_is_refused_in_words(speed, capsys):
     assert "a speed is a number, 0 (as fast as possible) or more" in capsys.readouterr().err
 
 
-def test_step_without_a_window_is_refused_rather_than_ignored(capsys):
-    assert main(["replay", str(SESSIONS / "dice-blackjack"), "--step", "--headless"]) == 2
+@pytest.mark.parametrize("no_window", (["--headless"], ["--screenshots", "shots"]))
+def test_step_without_a_window_is_refused_rather_than_ignored(capsys, no_window):
+    assert main(["replay", str(SESSIONS / "dice-blackjack"), "--step", *no_window]) == 2
     assert "--step waits for a key at every step, which needs a window" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO_SESSION = REPO / "calibration_images" / "sessions" / "dicey21"
+DEMO_SCREENS = "demo-screens"  # where the demo draws its screens without a window, unless told
 
 
 def register(subparsers) -> None:
@@ -16,13 +17,13 @@ def register(subparsers) -> None:
     replay.add_argument("session", help="session folder (manifest.json, events.jsonl, frames/)")
     replay.add_argument("--check", action="store_true",
                         help="re-read every frame and re-settle every round; exit 1 at the first difference")
-    _display_options(replay)
+    _display_options(replay, "no window (with --screenshots, every screen to PNG files; without, none drawn)")
     replay.add_argument("--step", action="store_true", help="wait for a button or key at every step")
     replay.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
     replay.add_argument("--advisor", action="store_true", help="show each choice's expected value")
     replay.set_defaults(run=run_replay)
     demo = subparsers.add_parser("demo", help="replay the bundled Dicey 21 session on the display")
-    _display_options(demo)
+    _display_options(demo, f"no window: every screen to PNG files, in --screenshots DIR or {DEMO_SCREENS}/")
     demo.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
     demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, step=False, advisor=True)
 
@@ -38,10 +39,11 @@ def _speed(text: str) -> float:
     return speed
 
 
-def _display_options(parser) -> None:
-    parser.add_argument("--headless", action="store_true", help="no window: render screens to PNG")
+def _display_options(parser, headless: str) -> None:
+    parser.add_argument("--headless", action="store_true", help=headless)
     parser.add_argument("--size", default="800x480", help="screen size WIDTHxHEIGHT (default 800x480)")
-    parser.add_argument("--screenshots", default=None, help="with --headless: folder for one PNG per screen")
+    parser.add_argument("--screenshots", default=None, metavar="DIR",
+                        help="one PNG per screen in this folder (made if need be), instead of a window")
     parser.add_argument("--fullscreen", action="store_true")
 
 
@@ -53,9 +55,11 @@ def run_demo(args) -> int:
         print(f"tabletop21: the bundled demo session is missing ({DEMO_SESSION}); run from a clone of the "
               "repository installed with `pip install -e .`", file=sys.stderr)
         return 2
-    if not args.headless and not has_screen():
-        args.headless, args.screenshots = True, args.screenshots or "demo-screens"
-        print(f"No screen here: rendering every screen of the demo to {args.screenshots}/ instead.")
+    if not (args.headless or args.screenshots) and not has_screen():
+        args.headless = True
+        print(f"No screen here: rendering every screen of the demo to {DEMO_SCREENS}/ instead.")
+    if args.headless:
+        args.screenshots = args.screenshots or DEMO_SCREENS
     return run_replay(args)
 
 
@@ -75,25 +79,21 @@ def has_screen() -> bool:
 def run_replay(args) -> int:
     from hardware.playback import live, parse_size, screenshots
     from hardware.recording import SessionReader
-    from hardware.replay import replay_session
+    from hardware.replay import CutShort, replay_session
 
     size = parse_size(args.size)
-    if args.step and args.headless:
-        print("tabletop21: --step waits for a key at every step, which needs a window: drop --headless",
-              file=sys.stderr)
+    if args.step and (args.headless or args.screenshots):
+        print("tabletop21: --step waits for a key at every step, which needs a window: drop --headless "
+              "and --screenshots", file=sys.stderr)
         return 2
     session = SessionReader(args.session)
     if session.torn_tail:
         print(f"warning: {args.session}: the last line of events.jsonl was cut short (a stop while it was "
               f"written) and is left out; replaying the {len(session.events)} events before it", file=sys.stderr)
-    close = None
-    written = []
-    if args.headless:
-        if args.screenshots:
-            show, written = screenshots(args.screenshots, size)
-        else:
-            show = None
-    else:
+    show, close, written = None, None, []
+    if args.screenshots:
+        show, written = screenshots(args.screenshots, size)
+    elif not args.headless:
         show, close = live(size, fullscreen=args.fullscreen, speed=args.speed, stepping=args.step)
     try:
         difference = replay_session(session, check=args.check, show=show, advisor=args.advisor)
@@ -104,8 +104,12 @@ def run_replay(args) -> int:
             close()
     if written:
         print(f"{len(written)} screens written to {args.screenshots}")
-    if difference is not None:
+    if isinstance(difference, CutShort):
+        print(f"{args.session}: {difference}; replayed{' and checked' if args.check else ''} up to there, "
+              "no difference")
+    elif difference is not None:
         print(f"DIFFERENCE in {args.session}\n{difference}")
         return 1
-    print(f"{args.session}: replayed{' and checked' if args.check else ''}, no difference")
+    else:
+        print(f"{args.session}: replayed{' and checked' if args.check else ''}, no difference")
     return 0

@@ -75,7 +75,7 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     from hardware.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
     from hardware.folders import folder_to_keep
     from hardware.frames import ReconnectingSource
-    from hardware.recording import Manifest, SessionWriter, new_session_folder
+    from hardware.recording import EndOfRecording, Manifest, SessionWriter, new_session_folder
     from hardware.sources import open_source
     from table.driver import Driver, house_account
     from table.store import BankrollStore
@@ -144,6 +144,8 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
                 time.sleep(0.05)  # no camera: do not spin
     except KeyboardInterrupt:
         pass
+    except EndOfRecording as err:  # a recorded session as the camera, played to its end
+        print(f"tabletop21: {err}: the run ends.")
     finally:
         for stage, seconds in timings.items():
             if seconds:
