@@ -163,7 +163,10 @@ class Canvas:
                 rect.right = box.right
             else:
                 rect.left = box.left
-            self.surface.blit(image, rect)
-            self.texts.append(TextBox(line, tuple(rect), tuple(box), cut))
-            covered = covered.union(rect) if covered.w else rect.copy()
+            # A line's own glyphs can reach a pixel past line_height's measure (a '(' above
+            # a 'g'), which a box only just tall enough for the line must not show.
+            shown = rect.clip(box)
+            self.surface.blit(image, shown, pygame.Rect(shown.x - rect.x, shown.y - rect.y, shown.w, shown.h))
+            self.texts.append(TextBox(line, tuple(shown), tuple(box), cut))
+            covered = covered.union(shown) if covered.w else shown.copy()
         return covered

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from display.canvas import Canvas
@@ -68,6 +68,7 @@ def test_header_shows_game_name_and_screen_title():
     height=st.integers(1, 120),
     wrap=st.booleans(),
 )
+@example(text="@", width=5, height=6, wrap=False)  # drawn 7 pixels tall once: a '@' reaches past "Ag"
 def test_any_string_stays_inside_any_box(text, width, height, wrap):
     canvas = Canvas(pygame.Surface((420, 140)))
     box = pygame.Rect(10, 10, width, height)
