@@ -104,12 +104,10 @@ def run_replay(args) -> int:
             close()
     if written:
         print(f"{len(written)} screens written to {args.screenshots}")
-    if isinstance(difference, CutShort):
-        print(f"{args.session}: {difference}; replayed{' and checked' if args.check else ''} up to there, "
-              "no difference")
-    elif difference is not None:
+    if difference is not None and not isinstance(difference, CutShort):
         print(f"DIFFERENCE in {args.session}\n{difference}")
         return 1
-    else:
-        print(f"{args.session}: replayed{' and checked' if args.check else ''}, no difference")
+    done = f"replayed{' and checked' if args.check else ''}"
+    cut = f"{difference}; {done} up to there" if difference else done
+    print(f"{args.session}: {cut}, no difference")
     return 0
