@@ -1,6 +1,6 @@
 """Small parts of the card reader: telling pale table from a hand, parting a rank from
-the suit symbol that blur has joined to it, the shaded cards low in a hand, and an
-index printed right at the corner."""
+the suit symbol that blur has joined to it, the shaded cards low in a hand, an
+index printed right at the corner, and a hairline that is no index."""
 
 from __future__ import annotations
 
@@ -124,3 +124,14 @@ def test_a_sliver_of_table_along_the_corners_rim_is_not_taken_for_the_rank():
     read = index.read_corner(card, index.index_ink(card))
     assert read.ranks, read.reason
     assert max(read.ranks, key=read.ranks.get) == "7"
+
+
+def test_a_hairline_in_the_corner_is_no_rank_and_says_so():
+    """A one-pixel line, cut in two as a rank over its suit, leaves too little ink to
+    match a glyph: the corner has no rank, and says why (an empty reason stopped the
+    whole read with a ValueError when the card was refused)."""
+    card = np.full((index.H, index.W, 3), 238, np.uint8)
+    card[20:28, 12] = 30
+    read = index.read_corner(card, index.index_ink(card))
+    assert read.ranks == {}
+    assert read.reason == "no rank over suit in the corner"

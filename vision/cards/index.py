@@ -181,11 +181,14 @@ def read_corner(card_bgr: np.ndarray, card_ink: np.ndarray) -> IndexRead:
     if len(pieces) < 2:
         return IndexRead({}, None, "no rank over suit in the corner")
     rank_mask, suit_mask = pieces[0], pieces[1]
+    ranks = label_scores(rank_mask, RANKS)
+    if not ranks:  # a sliver (a 1-pixel line cut in two), too little ink to be a glyph
+        return IndexRead({}, None, "no rank over suit in the corner")
     red = is_red(zone, rank_mask)
     suit, s_score, s_margin = best_match(suit_mask, ("H", "D") if red else ("S", "C"))
     if s_score < SUIT_SCORE or s_margin < SUIT_MARGIN:
         suit = None
-    return IndexRead(label_scores(rank_mask, RANKS), suit, crop=rank_crop(zone, rank_mask))
+    return IndexRead(ranks, suit, crop=rank_crop(zone, rank_mask))
 
 
 def middle_allows(card_bgr: np.ndarray, ink: np.ndarray, pips: "Pips") -> set[str]:
