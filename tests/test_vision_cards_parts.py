@@ -135,3 +135,68 @@ def test_a_hairline_in_the_corner_is_no_rank_and_says_so():
     read = index.read_corner(card, index.index_ink(card))
     assert read.ranks == {}
     assert read.reason == "no rank over suit in the corner"
+
+
+def _four_of_spades(stock: tuple[int, int, int], ink: tuple[int, int, int]) -> np.ndarray:
+    """An upright card (index.W x index.H) with four big spade pips in its middle."""
+    card = np.full((index.H, index.W, 3), stock, np.uint8)
+    pip = fonts.suit_mask("S", 44) > 128
+    for cx, cy in ((70, 80), (130, 80), (70, 200), (130, 200)):
+        y0, x0 = cy - pip.shape[0] // 2, cx - pip.shape[1] // 2
+        card[y0 : y0 + pip.shape[0], x0 : x0 + pip.shape[1]][pip] = ink
+    return card
+
+
+def test_black_pips_under_a_blue_lamp_are_no_court_picture():
+    """Dark ink of a faint blue is highly saturated for its brightness, but its channels
+    differ little: it is black ink in tinted light, not a picture's blue. Taken for a
+    picture, it let the index of a 4 be read as a J."""
+    card = _four_of_spades((232, 214, 200), (72, 52, 38))
+    ink = index.ink_mask(card)
+    assert not index.has_picture(card, ink)
+    assert index.middle_allows(card, ink, index.find_pips(card, ink)) == {"4"}
+
+
+def test_a_picture_in_blue_and_yellow_is_a_court_card():
+    card = _four_of_spades((235, 235, 235), (40, 40, 40))
+    card[100:180, 60:140] = (190, 90, 30)  # a blue robe
+    card[60:100, 80:120] = (40, 200, 230)  # a yellow crown
+    assert index.has_picture(card, index.ink_mask(card))
+
+
+def _court_corner(frame_gap: int) -> np.ndarray:
+    """An upright court card's corner: a K of hearts index and, `frame_gap` pixels right of
+    the suit symbol, the thin frame round the picture, running on down the card."""
+    card = np.full((index.H, index.W, 3), 238, np.uint8)
+    red = (40, 40, 200)
+    rank = fonts.glyph_mask("K", fonts.HERSHEY[2], 24) > 128
+    suit = fonts.suit_mask("H", 16) > 128
+    card[12 : 12 + rank.shape[0], 12 : 12 + rank.shape[1]][rank] = red
+    top = 12 + rank.shape[0] + 4
+    card[top : top + suit.shape[0], 12 : 12 + suit.shape[1]][suit] = red
+    line = 12 + suit.shape[1] + frame_gap
+    card[30 : index.H - 30, line : line + 2] = (60, 60, 60)
+    card[30:32, line : index.W - 30] = (60, 60, 60)
+    return card
+
+
+def test_a_court_frame_touching_the_suit_is_not_part_of_the_index():
+    """Many decks draw the picture's frame right beside the index; where the suit symbol
+    touches it, the corner used to show no suit under the rank."""
+    card = _court_corner(frame_gap=-1)
+    read = index.read_corner(card, index.index_ink(card))
+    assert read.ranks, read.reason
+    assert max(read.ranks, key=read.ranks.get) == "K"
+    assert read.suit == "H"
+
+
+def test_a_long_stroke_within_the_corner_alone_is_kept():
+    """Only lines that run on down the card are taken out: a stroke as long, ending inside
+    the corner, is left for the index reader (here it stays the corner's top-most mark)."""
+    card = np.full((index.H, index.W, 3), 238, np.uint8)
+    card[10 : 10 + round(index.FRAME_LINE * index.H) + 4, 20:23] = 30
+    ink = index.index_ink(card)
+    kept = index._corner_without_frame_lines(ink)
+    assert kept.sum() == ink[: kept.shape[0], : kept.shape[1]].sum() > 0
+    card[10 : round(0.5 * index.H), 20:23] = 30
+    assert index._corner_without_frame_lines(index.index_ink(card)).sum() == 0

@@ -29,6 +29,8 @@ SUITS = ("S", "C", "H", "D")
 NET_SURE = 0.9  # the network alone reads a lone card (the middle agreeing) at this probability
 NET_DOUBT = 0.5  # and vetoes a template read when this sure of another rank
 PIP_LIKE = 0.75  # every blob counted as a pip must match some suit symbol this well
+FRAME_LINE, FRAME_REACH = 0.14, 0.4  # a court frame's side: this long and down to here
+PICTURE_CHROMA = 40  # a court picture's blue, yellow or green differs by this much between channels
 
 
 @dataclass(frozen=True)
@@ -171,10 +173,27 @@ def _split_rows(column: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
+def _corner_without_frame_lines(card_ink: np.ndarray) -> np.ndarray:
+    """The corner's ink less the straight lines that run on down the card: a court picture's
+    frame, which many real decks draw right beside the index, so that the suit symbol
+    touches it and the two are one blob (the corner then shows no suit under the rank).
+    No glyph of an index reaches that far down, so nothing of the index is lost."""
+    rows, cols = round(0.3 * H), round(0.27 * W)
+    reach = round(FRAME_REACH * H)
+    strip = np.ascontiguousarray(card_ink[: reach + 1, :cols])
+    lines = cv2.morphologyEx(strip, cv2.MORPH_OPEN, np.ones((round(FRAME_LINE * H), 1), np.uint8))
+    ink = strip[:rows].copy()
+    if lines[reach].any():
+        count, labels = cv2.connectedComponents(lines)
+        running_on = pick_labels(labels, count, list(np.unique(labels[reach][labels[reach] > 0])))
+        ink[cv2.dilate(running_on[:rows], np.ones((1, 3), np.uint8)) > 0] = 0  # and the line's blurred rim
+    return ink
+
+
 def read_corner(card_bgr: np.ndarray, card_ink: np.ndarray) -> IndexRead:
     """Rank scores and suit from the top-left index of an upright card (which may be a
     view of the card turned round: only the corner is copied)."""
-    ink = np.ascontiguousarray(card_ink[: round(0.3 * H), : round(0.27 * W)])
+    ink = _corner_without_frame_lines(card_ink)
     zone = np.ascontiguousarray(card_bgr[: ink.shape[0], : ink.shape[1]])
     column = _column(ink)
     pieces = _split_rows(column) if column is not None else []
@@ -300,11 +319,15 @@ def pip_suit(pips: Pips) -> str | None:
 def has_picture(card_bgr: np.ndarray, card_ink: np.ndarray) -> bool:
     """Court cards carry a picture printed in several colours (blue, yellow as well as red
     and black) inside a frame; pips and aces are printed in the suit's one colour, and no
-    pip spans most of the middle the way a frame or a picture does."""
+    pip spans most of the middle the way a frame or a picture does. The colour is judged by
+    how far the channels differ, not by saturation: black pips under a tinted lamp are dark
+    pixels of a faint hue, whose saturation (relative to their brightness) is high, and were
+    taken for a picture, which let the index be read as J, Q or K."""
     middle = card_bgr[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)]
     ink = card_ink[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)] > 0
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)
-    other_hue = (hsv[..., 0] > 15) & (hsv[..., 0] < 165) & (hsv[..., 1] > 80) & (hsv[..., 2] > 60)
+    low, high = low_high(middle)
+    other_hue = (hsv[..., 0] > 15) & (hsv[..., 0] < 165) & (cv2.subtract(high, low) > PICTURE_CHROMA)
     if ink.sum() > 0 and float((ink & other_hue).sum()) / float(ink.sum()) > 0.1:
         return True
     n, _, stats, _ = components_with_stats(ink.astype(np.uint8))
