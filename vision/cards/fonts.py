@@ -8,12 +8,14 @@ Only build-time code imports this module: it needs pygame, which the readers nev
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-_DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
+_FONTS = Path("/usr/share/fonts")
+_DEJAVU = _FONTS / "truetype" / "dejavu"
 
 
 @dataclass(frozen=True)
@@ -39,8 +41,17 @@ HERSHEY = (
 
 
 def ttf(name: str) -> FontSpec:
-    path = _pygame_font_path() if name == "freesansbold" else str(_DEJAVU / f"{name}.ttf")
-    return FontSpec(name, None, 0, path)
+    """A TrueType or OpenType face by its file name without extension: DejaVu's, pygame's
+    bundled freesansbold, or any under /usr/share/fonts (the Debian font packages the
+    rank network's trainer names)."""
+    if name == "freesansbold":
+        return FontSpec(name, None, 0, _pygame_font_path())
+    return FontSpec(name, None, 0, _font_files().get(name, str(_DEJAVU / f"{name}.ttf")))
+
+
+@lru_cache(maxsize=1)
+def _font_files() -> dict[str, str]:
+    return {path.stem: str(path) for suffix in ("otf", "ttf") for path in sorted(_FONTS.rglob(f"*.{suffix}"))}
 
 
 def available(specs: list[FontSpec]) -> list[FontSpec]:
