@@ -38,6 +38,18 @@ def grey_refusal(frame_bgr: np.ndarray, kind: str, things: str) -> TableRead | N
     return TableRead(unreadable=(whole_view(frame_bgr, kind, reason),))
 
 
+def leaning(light_bgr: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The light's colour (B, G, R means of what shows it) scaled to a mean of 1, and
+    how far its furthest channel lies from 1 (0 for grey); None when a channel is dark,
+    which says nothing of the light. The card and dice readers each measure a cast so,
+    from the pixels each takes to show the light."""
+    light = np.asarray(light_bgr)
+    if light.min() <= 0:
+        return None
+    light = light / light.mean()
+    return light, float(np.abs(light - 1).max())
+
+
 def uncast(frame_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """The frame with each channel scaled by its gain (B, G, R), clipped: a lamp's
     colour cast taken out. One lookup table per channel, the same values as scaling

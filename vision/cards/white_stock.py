@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.colour import uncast
+from vision.colour import leaning, uncast
 from vision.exposure import level_at, sparse
 
 # The brightest unclipped pixels of the card fixtures lie within 0.09 of grey (one past
@@ -45,13 +45,10 @@ def stock_gains(frame_bgr: np.ndarray) -> np.ndarray | None:
         return None
     brightness = cv2.add(cv2.add(b, g, dtype=cv2.CV_16U), r, dtype=cv2.CV_16U)
     level = level_at(brightness, BRIGHTEST / 100, unclipped, 3 * 256)
-    light = np.array(cv2.mean(sample, mask=unclipped & (brightness >= level))[:3])
-    if light.min() <= 0:
+    measured = leaning(np.array(cv2.mean(sample, mask=unclipped & (brightness >= level))[:3]))
+    if measured is None or measured[1] <= CLEAR_CAST:
         return None
-    light /= light.mean()
-    if np.abs(light - 1).max() <= CLEAR_CAST:
-        return None
-    return (1.0 / light).astype(np.float32)
+    return (1.0 / measured[0]).astype(np.float32)
 
 
 def neutral(frame_bgr: np.ndarray) -> np.ndarray:

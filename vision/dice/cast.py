@@ -23,6 +23,8 @@ from typing import Iterable
 import cv2
 import numpy as np
 
+from vision.colour import leaning
+
 # The brightest pixels of the dice in a photo lie within this of grey in every
 # channel (the furthest photo 0.11: pips of one colour on dice of another); a frame
 # further off is brought back to this, no nearer, so a scene of yellow dice with no
@@ -48,11 +50,10 @@ def cast_gains(frame_bgr: np.ndarray, boxes: Iterable[tuple[float, float, float,
     if len(pixels) < FEWEST:
         return None
     brightness = pixels.sum(axis=1)
-    light = pixels[brightness >= np.percentile(brightness, BRIGHTEST)].mean(axis=0)
-    if light.min() <= 0:
+    measured = leaning(pixels[brightness >= np.percentile(brightness, BRIGHTEST)].mean(axis=0))
+    if measured is None:
         return None
-    light /= light.mean()
-    off = float(np.abs(light - 1).max())
+    light, off = measured
     if off <= CLEAR_CAST or _table_share(frame_bgr, light) < TABLE_SHARE:
         return None
     return (light ** -((off - CAST) / off)).astype(np.float32)
