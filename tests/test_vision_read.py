@@ -109,6 +109,18 @@ def test_cli_eval_scores_the_rendered_fixtures(tmp_path, capsys):
     assert len(list(tmp_path.glob("*_read.png"))) == 2
 
 
+def test_cli_eval_refuses_an_out_folder_it_cannot_make_before_scoring(tmp_path, capsys):
+    """A file where --out should be is one line, said before the photos are scored, not
+    an OSError traceback after them."""
+    in_the_way = tmp_path / "drawn"
+    in_the_way.write_text("not a folder")
+    assert main(["eval", str(FIXTURES), "--show", "2", "--out", str(in_the_way)]) == 2
+    out, err = capsys.readouterr()
+    assert "cannot keep drawn reads here" in err and str(in_the_way) in err
+    assert "photos:" not in out  # nothing was scored
+    assert in_the_way.read_text() == "not a folder"
+
+
 def test_cli_eval_needs_labels(tmp_path):
     assert main(["eval", str(tmp_path)]) == 2
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import cv2
 
+from hardware.folders import folder_to_keep
 from table.errors import TableError
 from vision.dice import read_dice
 from vision.dice.tinycnn import TinyCNN
@@ -61,6 +62,9 @@ def run(args) -> int:
         raise TableError(f"{directory}: no labels.json")
     if args.show and not args.out:
         raise TableError("--show needs --out OUTDIR")
+    # Made before the photos are scored: a file in the way is one line, not a traceback
+    # after the whole evaluation.
+    out = folder_to_keep(args.out, "drawn reads", "name a folder for --out") if args.show else None
     cv2.setNumThreads(1)
     try:
         labels = load_labels(directory)
@@ -85,9 +89,7 @@ def run(args) -> int:
         print(json.dumps(result, indent=1))
     else:
         _print_summary(result)
-    if args.show:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
+    if out is not None:
         for photo in sorted(results, key=lambda p: -p.errors)[:args.show]:
             frame = load_bgr(photo_path(directory, photo.file))
             cv2.imwrite(str(out / (Path(photo.file).stem + "_read.png")),
