@@ -14,10 +14,10 @@ from vision.calibration import Calibration, box_corners, checked_frame, in_play
 from vision.colour import grey_refusal, uncast, whole_view
 from vision.dice.candidates import Candidate, find_candidates
 from vision.dice.cast import cast_gains
-from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, shipped_face_networks,
-                                    shipped_hue_networks, shipped_networks)
+from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, input_probabilities,
+                                    shipped_face_networks, shipped_hue_networks, shipped_networks)
 from vision.dice.foreground import foreground_mask
-from vision.dice.patches import FIND_PATCH, SquareAngles, upright_patches
+from vision.dice.patches import FIND_PATCH, SquareAngles, network_input, upright_patches
 from vision.dice.tinycnn import TinyCNN
 from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, working_factor
 from vision.exposure import levelled
@@ -74,10 +74,13 @@ def screened_probabilities(patches: np.ndarray, networks: tuple[TinyCNN, ...]) -
     already puts a die below SCREEN: there its answer stands and the others are not
     asked. Four in ten candidates are such plain table or wall; on the held-out half
     none of them had a mean of DIE_THRESHOLD or more, so only time is saved."""
-    probs = face_probabilities(patches, networks[:1])
+    if len(patches) == 0:
+        return face_probabilities(patches, networks)
+    x = network_input(patches)
+    probs = input_probabilities(x, networks[:1])
     rest = np.flatnonzero(1.0 - probs[:, NOT_A_DIE] >= SCREEN)
     if len(networks) > 1 and len(rest):
-        others = face_probabilities(patches[rest], networks[1:])
+        others = input_probabilities(x[rest], networks[1:])
         probs[rest] = (probs[rest] + others * (len(networks) - 1)) / len(networks)
     return probs
 
@@ -148,23 +151,28 @@ def verdicts(patches: np.ndarray, face_networks: tuple[TinyCNN, ...]) -> np.ndar
     small, while the face network looks at the found dice only and can afford the
     capacity reading a face needs (a small network reading faces left 3% of held-out
     dice refused at confidences of 0.4-0.7 on faces a person reads at a glance)."""
-    out = face_probabilities(patches, face_networks)
+    if len(patches) == 0:
+        return face_probabilities(patches, face_networks)
+    x = network_input(patches)
+    out = input_probabilities(x, face_networks)
     doubtful = [n for n in range(len(patches)) if not _certain(out[n])]
     if doubtful:
-        out[doubtful] = second_looks(patches[doubtful], face_networks)
+        out[doubtful] = second_looks(x[doubtful], face_networks)
     return out
 
 
-def second_looks(patches: np.ndarray, networks: tuple[TinyCNN, ...], hue_turned: bool = False) -> np.ndarray:
-    """Class probabilities of each patch averaged over its eight turns and
-    mirrorings. A face's pips do not change under them, so disagreement between the
-    views is exactly the doubt that should lower the confidence."""
-    if len(patches) == 0:
-        return face_probabilities(patches, networks, hue_turned)
-    views = [np.rot90(patches, k, axes=(1, 2)) for k in range(4)]
+def second_looks(x: np.ndarray, networks: tuple[TinyCNN, ...]) -> np.ndarray:
+    """Class probabilities of each patch (`x`: network input) averaged over its eight
+    turns and mirrorings. A face's pips do not change under them, so disagreement
+    between the views is exactly the doubt that should lower the confidence. (The
+    input is turned, not the patch: its colours relative to the face's median over
+    the patch middle come out the same either way, at an eighth of the cost.)"""
+    if len(x) == 0:
+        return input_probabilities(x, networks)
+    views = [np.rot90(x, k, axes=(1, 2)) for k in range(4)]
     views += [v[:, :, ::-1] for v in views]
     stacked = np.ascontiguousarray(np.concatenate(views))
-    return face_probabilities(stacked, networks, hue_turned).reshape(8, len(patches), -1).mean(axis=0)
+    return input_probabilities(stacked, networks).reshape(8, len(x), -1).mean(axis=0)
 
 
 def _veto(candidate: int, doubted: list[int]) -> float:
@@ -189,7 +197,8 @@ def closer_looks(frame_bgr: np.ndarray, field: SquareAngles, centres: np.ndarray
     points = [(x + dx * side, y + dy * side) for (x, y), side in zip(centres, sides) for _, dx, dy in CLOSER_LOOKS]
     spans = [side * scale for side in sides for scale, _, _ in CLOSER_LOOKS]
     patches, _ = upright_patches(frame_bgr, field, np.array(points), np.array(spans))
-    return second_looks(patches, face_networks, hue_turned).reshape(len(centres), len(CLOSER_LOOKS), -1).mean(axis=1)
+    looks = second_looks(network_input(patches, hue_turned), face_networks)
+    return looks.reshape(len(centres), len(CLOSER_LOOKS), -1).mean(axis=1)
 
 
 def one_per_die(candidates: list[Candidate], is_die: np.ndarray) -> list[tuple[int, float, float]]:
