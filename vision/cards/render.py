@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import chain
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -158,11 +159,21 @@ def _corners(w: int, h: int) -> np.ndarray:
     return np.float32([[0, 0], [w, 0], [w, h], [0, h]])
 
 
+# A card face maker: (rng, shape, rank or None for any) -> sprite, alpha, label
+# ({"rank", "suit", "index_scale"}); the sprite is CARD_H high and as wide as the shape.
+FaceMaker = Callable[[np.random.Generator, str, "str | None"], tuple[np.ndarray, np.ndarray, dict]]
+# What a scene's cards look like, chosen once the table is drawn: a face maker and its name.
+FaceChoice = Callable[[np.random.Generator], tuple[FaceMaker, str]]
+
+
 class _Scene:
-    def __init__(self, rng: np.random.Generator, size: int = 640):
+    def __init__(self, rng: np.random.Generator, faces: FaceChoice, shapes: tuple[str, ...] = tuple(WIDTHS),
+                 size: int = 640):
         self.rng = rng
+        self.shapes = shapes  # the card shapes this scene's faces come in
         self.size = size
         self.image = camera_look.table_background(rng, size, str(rng.choice(list(camera_look.BACKGROUNDS))))
+        self.face, self.name = faces(rng)
         self.taken = np.zeros((size, size), np.uint8)
         self.items: list[tuple[str, dict, np.ndarray]] = []  # (kind, label, quad)
         self.placed: list[tuple[np.ndarray, int, int, np.ndarray]] = []  # (homography, w, h, coverage)
@@ -229,12 +240,20 @@ def index_layout(w: int, h: int, index_scale: float) -> list[tuple[np.ndarray, n
     return [(centre, np.float32([0, 1]), outline), (far - centre, np.float32([0, -1]), far - outline)]
 
 
-def _loose(scene: _Scene, rank: str | None, font: fonts.FontSpec, face_up: bool, back=card_back) -> None:
+def _in_a_typeface(typefaces: list[fonts.FontSpec]) -> FaceChoice:
+    """The renderer's own faces, in one of `typefaces` (those installed) drawn at random."""
+    def choose(rng: np.random.Generator) -> tuple[FaceMaker, str]:
+        font = fonts.available(typefaces)[int(rng.integers(len(fonts.available(typefaces))))]
+        return (lambda rng, shape, rank: _random_face(rng, shape, font, rank)), font.name
+    return choose
+
+
+def _loose(scene: _Scene, rank: str | None, face_up: bool, back=card_back) -> None:
     rng = scene.rng
-    shape = str(rng.choice(list(WIDTHS)))
+    shape = str(rng.choice(list(scene.shapes)))
     w, h = WIDTHS[shape], CARD_H
     if face_up:
-        sprite, alpha, label = _random_face(rng, shape, font, rank)
+        sprite, alpha, label = scene.face(rng, shape, rank)
     else:
         (sprite, alpha), label = back(shape, rng), {}
     for _ in range(200):
@@ -246,10 +265,10 @@ def _loose(scene: _Scene, rank: str | None, font: fonts.FontSpec, face_up: bool,
             return
 
 
-def _fan(scene: _Scene, count: int, font: fonts.FontSpec) -> None:
+def _fan(scene: _Scene, count: int) -> None:
     """A hand held open: each card turned a little further and lying on the one before."""
     rng = scene.rng
-    shape = str(rng.choice(list(WIDTHS)))
+    shape = str(rng.choice(list(scene.shapes)))
     w, h = WIDTHS[shape], CARD_H
     scale = rng.uniform(160, 210) / h
     curved = rng.random() < 0.6
@@ -267,7 +286,7 @@ def _fan(scene: _Scene, count: int, font: fonts.FontSpec) -> None:
         quads = [cv2.perspectiveTransform(_corners(w, h).reshape(-1, 1, 2), m).reshape(-1, 2) for m in homs]
         if scene.fits(quads):
             for hom in homs:
-                sprite, alpha, label = _random_face(rng, shape, font)
+                sprite, alpha, label = scene.face(rng, shape, None)
                 scene.put(sprite, alpha, hom, "card", label)
             return
 
@@ -276,23 +295,32 @@ def render_scene(rng: np.random.Generator, ranks: list[str], indices: list | Non
                  typefaces: list[fonts.FontSpec] = FIXTURE_FONTS) -> tuple[np.ndarray, dict]:
     """A photographed scene and its labels, in one of `typefaces`; `indices`, if given,
     receives _Scene.index_truth."""
-    scene = _Scene(rng)
-    font = fonts.available(typefaces)[int(rng.integers(len(fonts.available(typefaces))))]
-    if rng.random() < 0.6:
-        _fan(scene, int(rng.integers(3, 6)), font)
+    return laid_out(rng, ranks, _in_a_typeface(typefaces), indices=indices)
+
+
+def laid_out(rng: np.random.Generator, ranks: list[str], faces: FaceChoice,
+             shapes: tuple[str, ...] = tuple(WIDTHS), fan: float = 0.6,
+             indices: list | None = None) -> tuple[np.ndarray, dict]:
+    """A photographed scene of cards that `faces` makes: a fan of three to five (with
+    chance `fan`), the loose `ranks`, perhaps a card face down. Faces other than the
+    renderer's own (a real deck's art, as benchmarks/real_decks.py lays out) print
+    their indices elsewhere, so `indices` is for the renderer's faces only."""
+    scene = _Scene(rng, faces, shapes)
+    if rng.random() < fan:
+        _fan(scene, int(rng.integers(3, 6)))
     for rank in ranks:
-        _loose(scene, rank, font, face_up=True)
+        _loose(scene, rank, face_up=True)
     if rng.random() < 0.4:
-        _loose(scene, None, font, face_up=False)
+        _loose(scene, None, face_up=False)
     image, tilt = camera_look.photograph(scene.image, rng)
     if indices is not None:
         indices.extend(scene.index_truth(tilt))
-    return image, _labels(scene, tilt, font)
+    return image, _labels(scene, tilt)
 
 
-def _labels(scene: _Scene, tilt: np.ndarray, font: fonts.FontSpec) -> dict:
+def _labels(scene: _Scene, tilt: np.ndarray) -> dict:
     label = {"width": scene.size, "height": scene.size, "dice": [], "cards": [], "d10": [], "face_down": [],
-             "font": font.name}
+             "font": scene.name}
     for kind, item, quad in scene.items:
         box = camera_look.box_after(quad, tilt)
         if kind == "card":
@@ -305,14 +333,13 @@ def _labels(scene: _Scene, tilt: np.ndarray, font: fonts.FontSpec) -> dict:
 def borderless_scene(rng: np.random.Generator, backs: int, ranks: list[str],
                      typefaces: list[fonts.FontSpec] = FIXTURE_FONTS) -> tuple[np.ndarray, dict]:
     """A photographed scene with `backs` full-bleed backs among face-up cards of `ranks`."""
-    scene = _Scene(rng)
-    font = fonts.available(typefaces)[int(rng.integers(len(fonts.available(typefaces))))]
+    scene = _Scene(rng, _in_a_typeface(typefaces))
     for rank in ranks:
-        _loose(scene, rank, font, face_up=True)
+        _loose(scene, rank, face_up=True)
     for _ in range(backs):
-        _loose(scene, None, font, face_up=False, back=borderless_back)
+        _loose(scene, None, face_up=False, back=borderless_back)
     image, tilt = camera_look.photograph(scene.image, rng)
-    return image, _labels(scene, tilt, font)
+    return image, _labels(scene, tilt)
 
 
 def scenes(count: int, seed: int):
