@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.cards import fan, fonts, index
 from vision.cards.find import Region, _frame_edge_share
@@ -161,6 +162,40 @@ def test_a_picture_in_blue_and_yellow_is_a_court_card():
     card = _four_of_spades((235, 235, 235), (40, 40, 40))
     card[100:180, 60:140] = (190, 90, 30)  # a blue robe
     card[60:100, 80:120] = (40, 200, 230)  # a yellow crown
+    assert index.has_picture(card, index.ink_mask(card))
+
+
+def _four_colour_four(ink: tuple[int, int, int]) -> np.ndarray:
+    """A four of diamonds as four-colour decks print it: index and pips in one colour
+    that is neither red nor black."""
+    card = np.full((index.H, index.W, 3), 236, np.uint8)
+    pip = fonts.suit_mask("D", 44) > 128
+    for cx, cy in ((70, 80), (130, 80), (70, 200), (130, 200)):
+        y0, x0 = cy - pip.shape[0] // 2, cx - pip.shape[1] // 2
+        card[y0 : y0 + pip.shape[0], x0 : x0 + pip.shape[1]][pip] = ink
+    rank = fonts.glyph_mask("4", fonts.HERSHEY[2], 24) > 128
+    suit = fonts.suit_mask("D", 16) > 128
+    card[12 : 12 + rank.shape[0], 12 : 12 + rank.shape[1]][rank] = ink
+    top = 12 + rank.shape[0] + 4
+    card[top : top + suit.shape[0], 12 : 12 + suit.shape[1]][suit] = ink
+    return card
+
+
+@pytest.mark.parametrize("ink", [(190, 80, 20), (40, 150, 30)], ids=["blue", "green"])
+def test_pips_in_a_four_colour_decks_suit_colour_are_no_court_picture(ink):
+    """Blue or green pips differ between channels as a picture's robe does, but they
+    are printed in the index's own colour: taken for a picture, they let a four-colour
+    deck's 8s and 9s be read as queens."""
+    card = _four_colour_four(ink)
+    card_ink = index.ink_mask(card)
+    assert not index.has_picture(card, card_ink)
+    assert index.middle_allows(card, card_ink, index.find_pips(card, card_ink)) == {"4"}
+
+
+def test_a_four_colour_decks_court_picture_is_still_a_picture():
+    card = _four_colour_four((190, 80, 20))
+    card[100:180, 60:140] = (40, 200, 230)  # a yellow robe
+    card[60:100, 80:120] = (40, 40, 200)  # a red crown
     assert index.has_picture(card, index.ink_mask(card))
 
 

@@ -30,6 +30,7 @@ NET_SURE = 0.9  # the network alone reads a lone card (the middle agreeing) at t
 NET_DOUBT = 0.5  # and vetoes a template read when this sure of another rank
 PIP_LIKE = 0.75  # every blob counted as a pip must match some suit symbol this well
 FRAME_LINE, FRAME_REACH = 0.14, 0.4  # a court frame's side: this long and down to here
+SUIT_HUE_SPREAD = 15  # OpenCV hue units (of 180) a four-colour deck's pips stray from its index's hue
 PICTURE_CHROMA = 40  # a court picture's blue, yellow or green differs by this much between channels
 
 
@@ -100,17 +101,39 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     Only the darker half of the mark is looked at: blur mixes a small glyph's rim with the
     stock, and a tinted stock would pull a pale red rim towards grey. The mark's bounding
     box is cut out first: masking the whole card cost more than the rest of the work."""
-    x, y, w, h = cv2.boundingRect((ink > 0).astype(np.uint8))
-    pixels = card_bgr[y : y + h, x : x + w][ink[y : y + h, x : x + w] > 0].astype(np.int16)
+    pixels = _darker_half(card_bgr, ink)
     if len(pixels) == 0:
         return None
-    darkest = np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])  # min(axis=1) is slower on 3 columns
-    b, g, r = column_percentiles(pixels[darkest <= percentiles(darkest, 50)[0]], 50)
+    b, g, r = column_percentiles(pixels, 50)
     if r - max(b, g) > 35:
         return "red"
     if max(b, g, r) - min(b, g, r) < 45:
         return "black"
     return None
+
+
+def _darker_half(card_bgr: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """(n, 3) int16 BGR of the darker half of a mark's pixels (see ink_colour)."""
+    x, y, w, h = cv2.boundingRect((ink > 0).astype(np.uint8))
+    pixels = card_bgr[y : y + h, x : x + w][ink[y : y + h, x : x + w] > 0].astype(np.int16)
+    if len(pixels) == 0:
+        return pixels
+    darkest = np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])  # min(axis=1) is slower on 3 columns
+    return pixels[darkest <= percentiles(darkest, 50)[0]]
+
+
+def _index_hue(card_bgr: np.ndarray, card_ink: np.ndarray) -> float | None:
+    """The OpenCV hue (0-180) of a corner index printed neither red nor black, as
+    four-colour decks print diamonds blue and clubs green; None for a red or black one."""
+    corner = _corner_without_frame_lines(card_ink)
+    zone = np.ascontiguousarray(card_bgr[: corner.shape[0], : corner.shape[1]])
+    if ink_colour(zone, corner) is not None:
+        return None
+    pixels = _darker_half(zone, corner)
+    if len(pixels) == 0 or np.ptp(column_percentiles(pixels, 50)) <= PICTURE_CHROMA:
+        return None  # a grey index (black ink in tinted light): no colour of its own
+    hues = cv2.cvtColor(pixels.astype(np.uint8)[None], cv2.COLOR_BGR2HSV)[0, :, 0]
+    return percentiles(hues, 50)[0]
 
 
 def _round_corner(stat: np.ndarray) -> bool:
@@ -322,12 +345,17 @@ def has_picture(card_bgr: np.ndarray, card_ink: np.ndarray) -> bool:
     pip spans most of the middle the way a frame or a picture does. The colour is judged by
     how far the channels differ, not by saturation: black pips under a tinted lamp are dark
     pixels of a faint hue, whose saturation (relative to their brightness) is high, and were
-    taken for a picture, which let the index be read as J, Q or K."""
+    taken for a picture, which let the index be read as J, Q or K. Nor is the colour of
+    an index printed blue or green (a four-colour deck) a picture's: such a deck's pips
+    are printed in it, and its 8s and 9s were read as queens."""
     middle = card_bgr[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)]
     ink = card_ink[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)] > 0
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)
     low, high = low_high(middle)
     other_hue = (hsv[..., 0] > 15) & (hsv[..., 0] < 165) & (cv2.subtract(high, low) > PICTURE_CHROMA)
+    if (suit_hue := _index_hue(card_bgr, card_ink)) is not None:
+        gap = np.abs(hsv[..., 0].astype(np.int16) - int(suit_hue))
+        other_hue &= np.minimum(gap, 180 - gap) > SUIT_HUE_SPREAD
     if ink.sum() > 0 and float((ink & other_hue).sum()) / float(ink.sum()) > 0.1:
         return True
     n, _, stats, _ = components_with_stats(ink.astype(np.uint8))
