@@ -301,6 +301,17 @@ def test_only_lone_blobs_the_finders_doubt_away_from_found_dice_get_a_second_cha
     assert doubted_lone(candidates, is_die, kept) == [0]
 
 
+def test_no_patches_give_no_probabilities_at_every_look():
+    """A frame with no dice asks every look about no patches: each answers with no
+    rows, not an OpenCV error on an empty image."""
+    networks = shipped_face_networks()
+    no_patches = np.zeros((0, PATCH, PATCH, 3), np.uint8)
+    assert network_input(no_patches).shape == (0, PATCH, PATCH, 4)
+    for look in (face_probabilities(no_patches, networks), verdicts(no_patches, networks),
+                 second_looks(network_input(no_patches), networks)):
+        assert look.shape == (0, CLASSES)
+
+
 def test_turning_a_patch_turns_its_network_input_exactly():
     """The eight views are made of the network input, not of the patch: that saves
     seven colour conversions only because it gives the very same numbers."""

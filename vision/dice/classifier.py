@@ -66,8 +66,6 @@ def face_probabilities(patches_bgr: np.ndarray, networks: tuple[TinyCNN, ...] | 
     """(n, CLASSES) probabilities for (n, PATCH, PATCH, 3) upright BGR patches, the
     mean over `networks` (all shipped ones by default); `hue_turned` for networks
     taught so (shipped_hue_networks)."""
-    if len(patches_bgr) == 0:
-        return np.zeros((0, CLASSES), np.float32)
     return input_probabilities(network_input(patches_bgr, hue_turned), networks)
 
 
@@ -75,4 +73,6 @@ def input_probabilities(x: np.ndarray, networks: tuple[TinyCNN, ...] | None = No
     """face_probabilities for patches already made network input: a reader asking
     several networks, or one network about several views of a patch, converts its
     colours once (the conversion cost a twelfth of a read)."""
+    if len(x) == 0:
+        return np.zeros((0, CLASSES), np.float32)
     return np.mean([net.probabilities(x) for net in networks or shipped_networks()], axis=0)

@@ -100,6 +100,8 @@ def relative_to_face(patches_bgr: np.ndarray, units: tuple[float, float, float],
     colour it has not seen (a face nearly grey has no hue to go by, and is turned
     less, not at all under NEUTRAL_CHROMA)."""
     n, size = len(patches_bgr), patches_bgr.shape[1]
+    if n == 0:  # no patches (no dice found): OpenCV refuses an empty image
+        return np.zeros((0, size, size, 3), np.float32)
     lab = cv2.cvtColor(patches_bgr.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     lab = lab.reshape(n, size, size, 3)
     q = size // 4

@@ -74,8 +74,6 @@ def screened_probabilities(patches: np.ndarray, networks: tuple[TinyCNN, ...]) -
     already puts a die below SCREEN: there its answer stands and the others are not
     asked. Four in ten candidates are such plain table or wall; on the held-out half
     none of them had a mean of DIE_THRESHOLD or more, so only time is saved."""
-    if len(patches) == 0:
-        return face_probabilities(patches, networks)
     x = network_input(patches)
     probs = input_probabilities(x, networks[:1])
     rest = np.flatnonzero(1.0 - probs[:, NOT_A_DIE] >= SCREEN)
@@ -151,8 +149,6 @@ def verdicts(patches: np.ndarray, face_networks: tuple[TinyCNN, ...]) -> np.ndar
     small, while the face network looks at the found dice only and can afford the
     capacity reading a face needs (a small network reading faces left 3% of held-out
     dice refused at confidences of 0.4-0.7 on faces a person reads at a glance)."""
-    if len(patches) == 0:
-        return face_probabilities(patches, face_networks)
     x = network_input(patches)
     out = input_probabilities(x, face_networks)
     doubtful = [n for n in range(len(patches)) if not _certain(out[n])]
