@@ -101,7 +101,11 @@ def ink_colour(card_bgr: np.ndarray, ink: np.ndarray) -> str | None:
     Only the darker half of the mark is looked at: blur mixes a small glyph's rim with the
     stock, and a tinted stock would pull a pale red rim towards grey. The mark's bounding
     box is cut out first: masking the whole card cost more than the rest of the work."""
-    pixels = _darker_half(card_bgr, ink)
+    return _named(_darker_half(card_bgr, ink))
+
+
+def _named(pixels: np.ndarray) -> str | None:
+    """ink_colour of a mark's darker half (grey ink, however tinted, is "black")."""
     if len(pixels) == 0:
         return None
     b, g, r = column_percentiles(pixels, 50)
@@ -124,14 +128,12 @@ def _darker_half(card_bgr: np.ndarray, ink: np.ndarray) -> np.ndarray:
 
 def _index_hue(card_bgr: np.ndarray, card_ink: np.ndarray) -> float | None:
     """The OpenCV hue (0-180) of a corner index printed neither red nor black, as
-    four-colour decks print diamonds blue and clubs green; None for a red or black one."""
+    four-colour decks print diamonds blue and clubs green; None for a red or black one
+    (black takes in grey ink, so the hue returned is always that of a clear colour)."""
     corner = _corner_without_frame_lines(card_ink)
-    zone = np.ascontiguousarray(card_bgr[: corner.shape[0], : corner.shape[1]])
-    if ink_colour(zone, corner) is not None:
+    pixels = _darker_half(np.ascontiguousarray(card_bgr[: corner.shape[0], : corner.shape[1]]), corner)
+    if len(pixels) == 0 or _named(pixels) is not None:
         return None
-    pixels = _darker_half(zone, corner)
-    if len(pixels) == 0 or np.ptp(column_percentiles(pixels, 50)) <= PICTURE_CHROMA:
-        return None  # a grey index (black ink in tinted light): no colour of its own
     hues = cv2.cvtColor(pixels.astype(np.uint8)[None], cv2.COLOR_BGR2HSV)[0, :, 0]
     return percentiles(hues, 50)[0]
 
