@@ -3,7 +3,27 @@ backward pass would still 'train', just badly), and weights must round-trip."""
 
 import numpy as np
 
-from vision.dice.tinycnn import TinyCNN, train
+from vision.dice.tinycnn import FEW_CHANNELS, TinyCNN, _conv, _pad, train
+
+
+def _direct_conv(x, kernel):
+    """The 3x3 'same' convolution written out pixel by pixel."""
+    n, h, w, c = x.shape
+    taps = kernel.reshape(3, 3, c, -1)
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    out = np.zeros((n, h, w, taps.shape[3]))
+    for i in range(h):
+        for j in range(w):
+            out[:, i, j] = np.einsum("nyxc,yxco->no", padded[:, i:i + 3, j:j + 3], taps)
+    return out
+
+
+def test_both_ways_of_convolving_compute_the_convolution():
+    rng = np.random.default_rng(4)
+    for channels in (FEW_CHANNELS, FEW_CHANNELS + 2):  # one im2col product / nine shifted ones
+        x = rng.normal(size=(3, 6, 5, channels))
+        kernel = rng.normal(size=(9 * channels, 7))
+        assert np.allclose(_conv(_pad(x), kernel), _direct_conv(x, kernel))
 
 
 def test_gradients_match_finite_differences():
