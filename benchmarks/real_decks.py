@@ -43,6 +43,9 @@ SUIT_ROWS = "CDHS"  # a theme's sheet: 13 ranks across, rows of clubs, diamonds,
 SHEET_ROWS = 5
 SHAPE = "bridge"  # the themes' cards are about 1.55 times as high as wide, as bridge cards are
 SHEET_WIDTH = 13 * 300  # pixels the sheet is drawn at: each card comes out bigger than CARD_H, then shrinks
+# The themes' outlines are 2-5 of those pixels (a card is 300 wide); a rim whose median is
+# under this share of the stock's white is outline (anti-aliasing leaves its last ring paler).
+MAX_OUTLINE, OUTLINE_DARKER = 12, 0.9
 
 
 def cut_sheet(sheet: np.ndarray) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
@@ -55,10 +58,31 @@ def cut_sheet(sheet: np.ndarray) -> dict[tuple[str, str], tuple[np.ndarray, np.n
         for column, rank in enumerate(RANKS):
             x0, x1 = round(column * width / 13), round((column + 1) * width / 13)
             y0, y1 = round(row * height / SHEET_ROWS), round((row + 1) * height / SHEET_ROWS)
-            card = cv2.resize(sheet[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA)
+            card = cv2.resize(without_outline(sheet[y0:y1, x0:x1]), size, interpolation=cv2.INTER_AREA)
             alpha = card[..., 3] if card.shape[2] == 4 else np.full(card.shape[:2], 255, np.uint8)
             cards[rank, suit] = np.ascontiguousarray(card[..., :3]), np.ascontiguousarray(alpha)
     return cards
+
+
+def without_outline(card: np.ndarray) -> np.ndarray:
+    """The card with the dark line the themes draw round each card's edge made transparent.
+    Printed cards have no such line, and in a fan it runs right beside every index, where
+    on a photographed card there is only the soft shade of the card above: left on, it
+    measures the reader against a drawing convention, not a deck. Rings of the card's
+    rim are peeled off while they are darker than its stock (a card with no alpha, or no
+    dark rim, comes back as it is)."""
+    if card.shape[2] != 4:
+        return card
+    alpha = card[..., 3].copy()
+    grey = cv2.cvtColor(card[..., :3], cv2.COLOR_BGR2GRAY)
+    stock = np.percentile(grey[alpha == 255], 90) if (alpha == 255).any() else 255.0
+    for _ in range(MAX_OUTLINE):
+        inner = cv2.erode(alpha, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        rim = (alpha > 127) & (inner <= 127)
+        if not rim.any() or np.median(grey[rim]) >= OUTLINE_DARKER * stock:
+            break
+        alpha = inner
+    return np.dstack([card[..., :3], alpha])
 
 
 def deck_faces(name: str, cards: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]) -> FaceChoice:

@@ -75,3 +75,29 @@ def test_an_unknown_theme_is_a_usage_error(monkeypatch, tmp_path):
     with pytest.raises(SystemExit) as stop:
         real_decks.main(["--decks", "no-such-deck"])
     assert stop.value.code == 2
+
+
+def _outlined_card(rim: int) -> np.ndarray:
+    """A white BGRA card 40 x 60 with a black line `rim` pixels wide round its edge and a
+    black pip in the middle."""
+    card = np.full((60, 40, 4), 255, np.uint8)
+    card[:rim, :, :3] = card[-rim:, :, :3] = card[:, :rim, :3] = card[:, -rim:, :3] = 0
+    card[25:35, 15:25, :3] = 0
+    return card
+
+
+def test_the_line_drawn_round_a_themes_card_is_peeled_off_and_nothing_inside_it():
+    for rim in (2, 5):
+        peeled = real_decks.without_outline(_outlined_card(rim))
+        alpha = peeled[..., 3]
+        assert (alpha[:rim] == 0).all() and (alpha[:, :rim] == 0).all() and (alpha[-rim:] == 0).all()
+        assert (alpha[rim:-rim, rim:-rim] == 255).all()  # the pip too: it is not on the rim
+        assert (peeled[..., :3] == _outlined_card(rim)[..., :3]).all()
+
+
+def test_a_card_with_no_outline_or_no_alpha_is_left_as_it_is():
+    plain = np.full((60, 40, 4), 255, np.uint8)
+    plain[25:35, 15:25, :3] = 0
+    assert (real_decks.without_outline(plain) == plain).all()
+    opaque = _outlined_card(2)[..., :3]
+    assert real_decks.without_outline(opaque) is opaque
