@@ -12,7 +12,7 @@ import pytest
 
 from vision.cards import fan, index, rank_net, render
 from vision.cards.rank_net import CLASSES, NOT_A_RANK, RANKS, SIDE, rank_crop, rank_probabilities
-from vision.cards.train_rank_net import _label
+from vision.cards.train_rank_net import STRETCH, _label, _stretched
 from vision.image_io import load_bgr
 from vision.read import READERS, read_table
 from vision.types import Card
@@ -123,3 +123,15 @@ def test_the_top_cards_ends_pair_up_by_their_named_suit_before_a_neighbour_witho
     merged = fan.merge_both_ends([near_end, neighbour, far_end])
     assert len(merged) == 2 and neighbour in merged
     assert any(c.suit == "D" and abs(c.center[0] - 408.7) < 1 and abs(c.center[1] - 462.1) < 1 for c in merged)
+
+
+def test_training_crops_are_stretched_across_about_their_middle_within_the_bounds():
+    bar = np.zeros((200, SIDE, SIDE, 1), np.float32)
+    bar[:, 4:20, 10:14] = 1.0  # a stroke four wide, centred
+    out = _stretched(bar, np.random.default_rng(0))
+    widths = out[:, 12, :, 0].sum(axis=1) / 4.0
+    assert STRETCH[0] - 0.02 <= widths.min() < 0.8 and 1.3 < widths.max() <= STRETCH[1] + 0.02
+    columns = np.arange(SIDE)
+    middles = (out[:, 12, :, 0] * columns).sum(axis=1) / out[:, 12, :, 0].sum(axis=1)
+    assert np.allclose(middles, 11.5, atol=0.3)
+    assert np.array_equal(out[:, :4], bar[:, :4])  # only across: rows above the stroke stay blank
