@@ -243,7 +243,8 @@ def index_layout(w: int, h: int, index_scale: float) -> list[tuple[np.ndarray, n
 def _in_a_typeface(typefaces: list[fonts.FontSpec]) -> FaceChoice:
     """The renderer's own faces, in one of `typefaces` (those installed) drawn at random."""
     def choose(rng: np.random.Generator) -> tuple[FaceMaker, str]:
-        font = fonts.available(typefaces)[int(rng.integers(len(fonts.available(typefaces))))]
+        installed = fonts.available(typefaces)
+        font = installed[int(rng.integers(len(installed)))]
         return (lambda rng, shape, rank: _random_face(rng, shape, font, rank)), font.name
     return choose
 
