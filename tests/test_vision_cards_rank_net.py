@@ -135,3 +135,41 @@ def test_training_crops_are_stretched_across_about_their_middle_within_the_bound
     middles = (out[:, 12, :, 0] * columns).sum(axis=1) / out[:, 12, :, 0].sum(axis=1)
     assert np.allclose(middles, 11.5, atol=0.3)
     assert np.array_equal(out[:, :4], bar[:, :4])  # only across: rows above the stroke stay blank
+
+
+def test_a_crop_leaves_out_a_card_edge_running_beside_the_glyph():
+    # In a fan the edge of the card above runs beside an index: a straight line next to a
+    # "6" made it a "10" for the network. Only ink near the glyph is shown.
+    upright = np.full((60, 60, 3), 220, np.uint8)
+    upright[20:34, 27:35] = 30  # the glyph
+    upright[5:55, 22:24] = 30  # an edge two pixels off it, longer than the glyph
+    mask = np.zeros((60, 60), np.uint8)
+    mask[20:34, 27:35] = 1
+    crop = rank_crop(upright, mask)
+    assert crop[:, :4].max() < 0.1  # where the edge falls (columns 0-2), nothing
+    assert crop[SIDE // 2, SIDE // 2] > 0.9
+
+
+def _index(rank: str, centre: tuple[float, float], down: tuple[float, float], glyph: float = 12.0,
+           suit: str | None = None) -> fan._Index:
+    return fan._Index(rank, suit, 0.9, np.array(centre, float), np.array(down, float), glyph)
+
+
+def test_one_cards_two_indices_give_its_size_whatever_the_glyph_height():
+    # A card 200 long and 130 wide, upright: its indices sit a tenth in from two corners.
+    near, far = _index("3", (13, 20), (0, 1)), _index("3", (117, 180), (0, -1))
+    spans = fan._spanned_by_twins([near, far])
+    assert set(spans) == {0, 1}
+    assert spans[0] == pytest.approx((200, 130)) and spans[1] == pytest.approx((200, 130))
+    centre, _, _, _ = fan._card_geometry(near, spans[0])
+    assert centre == pytest.approx((65, 100))
+
+
+def test_indices_not_at_a_cards_far_corner_give_no_size():
+    near = _index("3", (13, 20), (0, 1))
+    assert fan._spanned_by_twins([near, _index("3", (13, 180), (0, -1))]) == {}  # straight down: no card is so narrow
+    assert fan._spanned_by_twins([near, _index("3", (117, 180), (0, 1))]) == {}  # facing the same way
+    assert fan._spanned_by_twins([near, _index("5", (117, 180), (0, -1))]) == {}  # another rank
+    assert fan._spanned_by_twins([_index("3", (13, 20), (0, 1), suit="C"),
+                                  _index("3", (117, 180), (0, -1), suit="S")]) == {}  # another suit
+    assert fan._spanned_by_twins([near, _index("3", (23, 36), (0, -1))]) == {}  # too near to be a card apart
