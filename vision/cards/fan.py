@@ -47,6 +47,11 @@ SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 6  # see _hand_stock (EDGE_LINE in
 MAX_SHADE_REACH = 0.15  # of the frame's side: about half a card's length (a wide bright blob is no hand)
 REALIGN_DEGREES = 8.0  # an index read this far askew of its proposal is cut out again along its own axis
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
+INDEX_INSET = 0.1  # an index's centre lies this share of the card's length and width in from its corner
+# so one card's two indices lie 0.8 of its length apart along it and 0.8 of its width across
+# (poker cards 63/88 as wide as long, bridge 57/88; a little more either way for tilt).
+TWIN_SHAPE = (0.55, 0.85)
+TWIN_LENGTH = (5.0, 20.0)  # in rank-glyph heights (cards print 8-14 of them along their length)
 
 
 @dataclass(frozen=True)
@@ -404,12 +409,36 @@ def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tup
     card_h, card_w = size or (CARD_PER_GLYPH * found.glyph, CARD_PER_GLYPH * found.glyph * 63 / 88)
     down = found.down
     right = np.array([down[1], -down[0]])  # the card's "right" when "down" points down the page
-    top_left = found.centre - right * 0.1 * card_w - down * 0.1 * card_h
+    top_left = found.centre - right * INDEX_INSET * card_w - down * INDEX_INSET * card_h
     corners = np.array([top_left + right * u * card_w + down * v * card_h for u, v in ((0, 0), (1, 0), (1, 1), (0, 1))])
     centre = corners.mean(axis=0)
     angle = float(np.degrees(np.arctan2(-down[0], down[1])) % 360)
     return (float(centre[0]), float(centre[1])), (float(corners[:, 0].min()), float(corners[:, 1].min()),
                                                   float(corners[:, 0].max()), float(corners[:, 1].max())), angle, corners
+
+
+def _spanned_by_twins(found: list[_Index]) -> dict[int, tuple[float, float]]:
+    """(length, width) of the card for each index that is one of a card's two: the same
+    rank facing the other way, lying where the card's far corner is whatever its size (up
+    the card's length by 1 / TWIN_SHAPE[0..1] of its width, on the side the index faces).
+    The size the glyph height gives may be a fifth out on decks that print big indices, and
+    the two reads of one top card then put its centre in two places, too far apart to be
+    merged: one card read as two. The distance between its two indices is the card's own
+    size (the indices sit a tenth of the card in from each corner)."""
+    spans: dict[int, tuple[float, float]] = {}
+    for i, a in enumerate(found):
+        right = np.array([a.down[1], -a.down[0]])
+        for j, b in enumerate(found):
+            if j == i or b.rank != a.rank or None not in (a.suit, b.suit) and a.suit != b.suit:
+                continue
+            if float(a.down @ b.down) > -np.cos(np.radians(TWIN_ANGLE)):
+                continue  # not facing the other way
+            along, across = float((b.centre - a.centre) @ a.down), float((b.centre - a.centre) @ right)
+            if along < TWIN_LENGTH[0] * a.glyph or along > TWIN_LENGTH[1] * a.glyph:
+                continue
+            if TWIN_SHAPE[0] <= across / along <= TWIN_SHAPE[1]:
+                spans[i] = (along / (1 - 2 * INDEX_INSET), across / (1 - 2 * INDEX_INSET))
+    return spans
 
 
 def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = (),
@@ -433,10 +462,11 @@ def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = (),
     cards: list[tuple[Card, np.ndarray]] = []
     unreadable: list[tuple[Unreadable, np.ndarray]] = []
     hand = cv2.convexHull(region.contour).reshape(-1, 2).astype(np.float32)
-    for group in groups:
+    spans = _spanned_by_twins([group[0] for group in groups]) if size is None else {}
+    for n, group in enumerate(groups):
         best = group[0]
         rivals = [f for f in group if f.rank != best.rank and best.score - f.score < FAN_RANK_MARGIN]
-        centre, box, angle, corners = _card_geometry(best, size)
+        centre, box, angle, corners = _card_geometry(best, spans.get(n, size))
         shown, seen = cv2.intersectConvexConvex(corners.astype(np.float32), hand)
         corners = seen.reshape(-1, 2) if shown > 0 else corners
         if rivals:
