@@ -408,7 +408,7 @@ def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tup
     (decks print indices of different sizes, so that guess may be a fifth out)."""
     card_h, card_w = size or (CARD_PER_GLYPH * found.glyph, CARD_PER_GLYPH * found.glyph * 63 / 88)
     down = found.down
-    right = np.array([down[1], -down[0]])  # the card's "right" when "down" points down the page
+    right = _right_of(down)
     top_left = found.centre - right * INDEX_INSET * card_w - down * INDEX_INSET * card_h
     corners = np.array([top_left + right * u * card_w + down * v * card_h for u, v in ((0, 0), (1, 0), (1, 1), (0, 1))])
     centre = corners.mean(axis=0)
@@ -417,19 +417,29 @@ def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tup
                                                   float(corners[:, 0].max()), float(corners[:, 1].max())), angle, corners
 
 
+def _right_of(down: np.ndarray) -> np.ndarray:
+    """The card's "right" when "down" points down the page: where its index's card lies across."""
+    return np.array([down[1], -down[0]])
+
+
+def _same_face(a: _Index | Card, b: _Index | Card) -> bool:
+    """Two reads may be of one card: the same rank, and the same suit where both name one."""
+    return a.rank == b.rank and (a.suit == b.suit or None in (a.suit, b.suit))
+
+
 def _spanned_by_twins(found: list[_Index]) -> dict[int, tuple[float, float]]:
     """(length, width) of the card for each index that is one of a card's two: the same
-    rank facing the other way, lying where the card's far corner is whatever its size (up
-    the card's length by 1 / TWIN_SHAPE[0..1] of its width, on the side the index faces).
+    face facing the other way, lying where the card's far corner is whatever its size (its
+    distance across the card a share within TWIN_SHAPE of its distance along it).
     The size the glyph height gives may be a fifth out on decks that print big indices, and
     the two reads of one top card then put its centre in two places, too far apart to be
     merged: one card read as two. The distance between its two indices is the card's own
     size (the indices sit a tenth of the card in from each corner)."""
     spans: dict[int, tuple[float, float]] = {}
     for i, a in enumerate(found):
-        right = np.array([a.down[1], -a.down[0]])
+        right = _right_of(a.down)
         for j, b in enumerate(found):
-            if j == i or b.rank != a.rank or None not in (a.suit, b.suit) and a.suit != b.suit:
+            if j == i or not _same_face(a, b):
                 continue
             if float(a.down @ b.down) > -np.cos(np.radians(TWIN_ANGLE)):
                 continue  # not facing the other way
@@ -495,7 +505,7 @@ def merge_outlined(reads: list[tuple[Card, np.ndarray]]) -> list[tuple[Card, np.
             askew = abs((a.angle - b.angle) % 360 - 180) / TWIN_ANGLE
             apart = np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) / (
                 TWIN_NEAR * max(a.box[2] - a.box[0], a.box[3] - a.box[1]))
-            if a.rank == b.rank and (a.suit == b.suit or None in (a.suit, b.suit)) and askew < 1 and apart < 1:
+            if _same_face(a, b) and askew < 1 and apart < 1:
                 unnamed = UNNAMED_SUIT_FIT if None in (a.suit, b.suit) else 0.0  # a named suit on both fits better
                 pairs.append((askew + apart + unnamed, j, i))
     merged, used = [], set()
