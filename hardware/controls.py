@@ -7,33 +7,33 @@ the display's keys and touch areas produce the same button names."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
-
-from hardware.config import LED_NAMES, GpioConfig
-from table.errors import TableError
-
-# Button names the round driver understands. A short press of NEXT moves the
-# highlighted choice on; holding it confirms. SHAKE rolls / reveals.
-SHAKE, NEXT, CONFIRM = "shake", "next", "confirm"
+from typing import Iterable, Mapping
 
 
-class GpioUnavailable(TableError):
+class GpioUnavailable(RuntimeError):
     """The buttons and LEDs cannot be opened here; said in words, not gpiozero's traceback."""
 
 
 class GpioControls:
-    def __init__(self, config: GpioConfig, pin_factory=None) -> None:
+    """Two buttons and named LEDs. `names` are the words a press of the first button, a
+    press of the second and a hold of the second are reported as (the caller's
+    vocabulary: a short press of NEXT moves the highlight on, holding it confirms)."""
+
+    def __init__(self, *, shake: int, next: int, leds: Mapping[str, int], names: tuple[str, str, str],
+                 bounce_time: float = 0.05, hold_time: float = 1.0, pin_factory=None) -> None:
         from gpiozero import LED, Button, GPIOZeroError  # imported here: a laptop without GPIO never needs it
+
+        self._shake_name, self._next_name, self._confirm_name = names
 
         self._pressed: deque[str] = deque()
         self._held = False
         self._devices: list = []  # in opening order; a failure part-way closes those already open
         self._leds: dict = {}
         try:
-            self._shake = self._opened(Button(config.shake, bounce_time=config.bounce_time, pin_factory=pin_factory))
-            self._next = self._opened(Button(config.next, bounce_time=config.bounce_time,
-                                             hold_time=config.hold_time, pin_factory=pin_factory))
-            for name, pin in config.leds.items():
+            self._shake = self._opened(Button(shake, bounce_time=bounce_time, pin_factory=pin_factory))
+            self._next = self._opened(Button(next, bounce_time=bounce_time, hold_time=hold_time,
+                                             pin_factory=pin_factory))
+            for name, pin in leds.items():
                 self._leds[name] = self._opened(LED(pin, pin_factory=pin_factory))
         except BaseException as err:
             self.close()
@@ -41,7 +41,7 @@ class GpioControls:
                 raise GpioUnavailable(f"the GPIO pins cannot be used ({type(err).__name__}: {err}); on a Pi "
                                       "add the user to the 'gpio' group, elsewhere set [gpio] enabled = false") from err
             raise
-        self._shake.when_pressed = lambda: self._pressed.append(SHAKE)
+        self._shake.when_pressed = lambda: self._pressed.append(self._shake_name)
         self._next.when_held = self._on_hold
         self._next.when_released = self._on_release
 
@@ -51,11 +51,11 @@ class GpioControls:
 
     def _on_hold(self) -> None:
         self._held = True
-        self._pressed.append(CONFIRM)
+        self._pressed.append(self._confirm_name)
 
     def _on_release(self) -> None:
         if not self._held:
-            self._pressed.append(NEXT)
+            self._pressed.append(self._next_name)
         self._held = False
 
     def poll(self) -> list[str]:
@@ -67,7 +67,7 @@ class GpioControls:
 
     def show(self, lit: Iterable[str]) -> None:
         lit = set(lit)
-        unknown = lit - set(LED_NAMES)
+        unknown = lit - set(self._leds)
         if unknown:
             raise ValueError(f"no LED called {sorted(unknown)}")
         for name, led in self._leds.items():

@@ -12,7 +12,6 @@ from typing import Callable, Protocol
 
 import numpy as np
 
-from vision.image_io import NotAnImage, checked_bgr
 
 
 class CameraLost(RuntimeError):
@@ -33,12 +32,13 @@ class FrameSource(Protocol):
 
 
 def check_frame(image: object, where: str) -> np.ndarray:
-    """Cameras occasionally hand back None or a half buffer; refuse it at the door with
-    the readers' own frame check, as a lost camera rather than a bad picture."""
-    try:
-        return checked_bgr(image, min_side=1)
-    except NotAnImage as err:
-        raise CameraLost(f"{where}: the camera returned no usable image ({err})") from None
+    """Cameras occasionally hand back None or a half buffer; refuse it at the door, as a
+    lost camera rather than a bad picture (the readers check a frame the same way)."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 \
+            or image.dtype != np.uint8 or min(image.shape[:2]) < 1:
+        raise CameraLost(f"{where}: the camera returned no usable image (expected an HxWx3 uint8 BGR frame, got "
+                         f"{type(image).__name__} {getattr(image, 'shape', None)})")
+    return image
 
 
 class ReconnectingSource:

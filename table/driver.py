@@ -20,7 +20,7 @@ from table.ledger import Ledger
 from table.rules import CHANCE, HOUSE, TERMINAL, carry_over, engine, game_settings
 from table.rules.cards import Card
 from table.rules.tiles import Tile
-from vision.types import TableRead
+from table.reads import TableRead
 
 # The words as type hints, so a recording that names another is refused as it loads.
 Button = Literal["shake", "next", "confirm"]

@@ -1,8 +1,10 @@
 """Plain-JSON encoding of the dataclasses that cross a boundary (states, actions,
 reads, events), so a session recording written today can be read back and replayed.
 
-Only classes defined in this project's own packages are ever rebuilt from a
-recording: a corrupt or hostile file cannot make us import arbitrary code. Each field
+Each record type is written under a short, stable tag from one table
+(table.records.TAGS, plus the few the application registers), never under a module
+path: classes can move without breaking a recording, and a corrupt or hostile file
+can name nothing but those types. Each field
 is checked against its type hint and a field the class does not have is refused, so
 a damaged record, or one written by a newer version, fails here in words instead of
 as a stray TypeError deep in a replay, or by silently dropping what it said.
@@ -16,23 +18,52 @@ import json
 import types
 import typing
 from fractions import Fraction
-from importlib import import_module
 from typing import Any
 
 from table.errors import TableError
 
-_OWN_PACKAGES = ("table.", "vision.", "hardware.", "display.")
 TYPE_KEY = "@type"
+_TYPES: dict[str, type] = {}  # tag -> record type
+_TAGS: dict[type, str] = {}  # record type -> tag
+_OLD_NAMES: dict[str, str] = {}  # what earlier versions wrote -> tag
 
 
 class CorruptRecord(TableError):
     """Data that does not decode to the object it claims to be."""
 
 
+def register(tag: str, cls: type) -> None:
+    """Add a record type under its tag (the application's own records: a recording's
+    events, a calibration). A tag names one type for good."""
+    _load_table()
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"{cls!r} is not a record type")
+    if _TYPES.get(tag, cls) is not cls or _TAGS.get(cls, tag) != tag:
+        raise ValueError(f"tag {tag!r} or type {cls.__name__} is registered already")
+    _TYPES[tag], _TAGS[cls] = cls, tag
+
+
+def _load_table() -> None:
+    if not _TYPES:
+        from table import records  # imported late: it imports every engine, which import this codec's errors
+
+        _TYPES.update(records.TAGS)
+        _TAGS.update({cls: tag for tag, cls in records.TAGS.items()})
+        _OLD_NAMES.update(records.OLD_NAMES)
+
+
+def tag_of(cls: type) -> str:
+    _load_table()
+    try:
+        return _TAGS[cls]
+    except KeyError:
+        raise TypeError(f"{cls.__name__} has no record tag (table.records.TAGS)") from None
+
+
 def to_data(obj: Any) -> Any:
-    """Encode to JSON-compatible data; dataclasses carry their type name."""
+    """Encode to JSON-compatible data; records carry their tag."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        data = {TYPE_KEY: f"{type(obj).__module__}:{type(obj).__qualname__}"}
+        data = {TYPE_KEY: tag_of(type(obj))}
         for field in dataclasses.fields(obj):
             data[field.name] = to_data(getattr(obj, field.name))
         return data
@@ -80,19 +111,15 @@ def loads(text: str, hint: Any = Any) -> Any:
     return from_data(data, hint)
 
 
-def _resolve(name: str) -> type:
-    module_name, _, qualname = name.partition(":")
-    if not module_name.startswith(_OWN_PACKAGES) or not qualname:
-        raise CorruptRecord(f"refusing to rebuild foreign type {name!r}")
-    try:
-        obj: Any = import_module(module_name)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as err:
-        raise CorruptRecord(f"unknown type {name!r}") from err
-    if not (isinstance(obj, type) and dataclasses.is_dataclass(obj)):
-        raise CorruptRecord(f"{name!r} is not a record type")
-    return obj
+def _resolve(name: object) -> type:
+    """The record type a tag (or an earlier version's name for it) stands for."""
+    _load_table()
+    if not isinstance(name, str):
+        raise CorruptRecord(f"a record type is a word, not {_short(name)}")
+    cls = _TYPES.get(_OLD_NAMES.get(name, name))
+    if cls is None:
+        raise CorruptRecord(f"unknown record type {_short(name)}")
+    return cls
 
 
 def _decode(data: Any, hint: Any) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vision.calibration import Calibration
-from vision.types import inside
+from table.reads import inside
 
 SIDES = ("left", "right", "top", "bottom")  # the side of the object the edge cuts off
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.resized_read import read_in_frame
-from vision.types import TableRead
+from table.reads import TableRead
 
 
 def resized_view(frame: np.ndarray, scale: float) -> np.ndarray:

@@ -9,16 +9,16 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.appliance import Appliance, Table, reopen_round
+from tabletop21.appliance import Appliance, Table, reopen_round
 from hardware.frames import CameraLost, Frame
-from hardware.recording import Manifest, SessionReader, SessionWriter
-from hardware.replay import replay_session
+from tabletop21.recording import Manifest, SessionReader, SessionWriter
+from tabletop21.replay import replay_session
 from table.driver import Driver, Press, Typed, house_account, step
 from table.ledger import Ledger
 from table.rules import GAME_MODULES, HOUSE, engine
 from table.serial import CorruptRecord
-from table.store import BankrollStore
-from vision.types import Die, TableRead
+from tabletop21.store import BankrollStore
+from table.reads import Die, TableRead
 
 BANKROLLS = {"ann": 100, "bob": 100, HOUSE: 0}
 
@@ -153,12 +153,12 @@ def test_buttons_and_typed_entries_do_nothing_while_the_camera_is_lost():
     kept for when the picture is back."""
     from gpiozero.pins.mock import MockFactory
 
-    from hardware.config import GpioConfig
-    from hardware.controls import GpioControls
+    from tabletop21.settings import GpioConfig
+    from tabletop21.devices import open_controls
 
     factory = MockFactory()
     config = GpioConfig(enabled=True, bounce_time=None)
-    controls = GpioControls(config, pin_factory=factory)
+    controls = open_controls(config, pin_factory=factory)
     try:
         camera = ScriptedCamera([None, None])
         idle = Driver("dicey21", ("ann",), bet=5)

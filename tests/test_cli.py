@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from table.cli import main
+from tabletop21.cli import main
 from table.rules import GAME_MODULES
 
 
@@ -158,7 +158,7 @@ def test_read_summary_names_every_kind_read(capsys):
 def test_manual_play_asks_again_for_a_rank_the_shoe_has_run_out_of(capsys, monkeypatch):
     """A shoe carried on from earlier rounds with every ace dealt: a typed ace is a
     mistyped card, asked again, not the end of the session."""
-    from table.cli.cmd_play import typed_outcome
+    from tabletop21.cli.cmd_play import typed_outcome
     from table.rules import engine
     from table.rules.dicey21_shoe import Shoe
 
@@ -175,7 +175,7 @@ def test_manual_play_asks_again_for_a_rank_the_shoe_has_run_out_of(capsys, monke
 @pytest.mark.parametrize("command", ["replay", "demo"])
 def test_a_bad_screen_size_is_the_only_line(capsys, monkeypatch, size, command):
     """Nothing before it either: not the demo's "No screen here" on a machine without one."""
-    monkeypatch.setattr("table.cli.cmd_replay.has_screen", lambda: False)
+    monkeypatch.setattr("tabletop21.cli.cmd_replay.has_screen", lambda: False)
     session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dicey21"
     argv = ["replay", str(session)] if command == "replay" else ["demo"]
     code, out, err = run(capsys, *argv, "--size", size)
@@ -212,9 +212,9 @@ def test_read_of_a_file_that_cannot_be_opened_is_an_error_entry_not_a_crash(caps
 
 
 @pytest.mark.parametrize("text, words", [
-    ('{"@type":"vision.calibration:Calibration","frame_size":[96,64],"area":[],"die_px":null}',
+    ('{"@type":"calibration","frame_size":[96,64],"area":[],"die_px":null}',
      "bad.json: record does not decode: the play area needs at least 3 corners"),
-    ('{"@type":"vision.calibration:Calibration","frame_size":[96,64],"area":[[0,0],[95,0],[95,63]],"die_px":1e9}',
+    ('{"@type":"calibration","frame_size":[96,64],"area":[[0,0],[95,0],[95,63]],"die_px":1e9}',
      "bad.json: record does not decode: a die face is between"),
 ])
 def test_read_refuses_a_calibration_that_makes_no_sense_in_one_line(capsys, pictures, text, words):

@@ -7,10 +7,10 @@ import signal
 
 import pytest
 
-from hardware.appliance import Appliance, reopen_round
-from hardware.recording import SessionReader
-from hardware.replay import table_for
-from table.store import BankrollStore
+from tabletop21.appliance import Appliance, reopen_round
+from tabletop21.recording import SessionReader
+from tabletop21.replay import table_for
+from tabletop21.store import BankrollStore
 from tests.test_appliance import BANKROLLS, play_recorded_round
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork() to kill a real process")

@@ -3,7 +3,7 @@
 import io
 import re
 
-from table.cli import main
+from tabletop21.cli import main
 
 
 def test_a_bet_over_the_bankroll_is_sent_back_to_that_seat_only(capsys, monkeypatch):

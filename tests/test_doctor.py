@@ -1,10 +1,10 @@
 import numpy as np
 
-from hardware import doctor
-from hardware.config import ApplianceConfig, CameraConfig, TableConfig
+from tabletop21 import doctor
+from tabletop21.settings import ApplianceConfig, CameraConfig, TableConfig
 from hardware.frames import CameraLost, Frame
-from hardware.recording import Manifest, SessionWriter
-from hardware.sources import open_source
+from tabletop21.recording import Manifest, SessionWriter
+from tabletop21.devices import open_source
 from vision.calibration import Calibration
 
 
@@ -49,7 +49,7 @@ def test_calibration_is_checked_against_the_settings_size_only_for_a_live_camera
 def test_doctor_checks_a_recording_against_its_own_frames_not_the_camera_settings(tmp_path, capsys):
     from types import SimpleNamespace
 
-    from table.cli import cmd_doctor
+    from tabletop21.cli import cmd_doctor
 
     with SessionWriter(tmp_path / "session", Manifest("dicey21", ("a",))) as writer:
         writer.save_frame(Frame(np.zeros((480, 640, 3), np.uint8), 1, 0.0))
@@ -99,7 +99,7 @@ def test_store_check_reads_the_bankrolls(tmp_path):
 
 def test_doctor_refuses_the_chips_run_refuses_in_the_same_words(tmp_path, capsys):
     """`doctor` said [ok] to more chips than a bankroll file holds, which `run` then refused."""
-    from table.cli import main
+    from tabletop21.cli import main
 
     settings = tmp_path / "table.toml"
     settings.write_text(f'[table]\nchips = 9999999999999999999\nstore = "{tmp_path / "bank.sqlite"}"\n'

@@ -2,7 +2,7 @@
 
 import re
 
-from table.cli import main
+from tabletop21.cli import main
 
 
 def test_auto_session_ends_when_no_seat_can_bank_for_the_rest(capsys):

@@ -13,11 +13,11 @@ from table.ledger import Ledger
 from table.rules import HOUSE, engine
 from table.views import build_view
 from vision.dice import read_dice
-from vision.render.fixtures import random_die
-from vision.render.scene import draw_die, finish, table as felt
+from tools.render.fixtures import random_die
+from tools.render.scene import draw_die, finish, table as felt
 from vision.settle import STATES
 from table.rules.tiles import Tile
-from vision.types import Card as VCard, Die, Domino, FaceDown, TableRead, Unreadable
+from table.reads import Card as VCard, Die, Domino, FaceDown, TableRead, Unreadable
 
 
 def dice_read(*values):

@@ -1,6 +1,6 @@
 import pytest
 
-from hardware.config import SHORTEST_HOLD, ConfigError, load_config
+from tabletop21.settings import SHORTEST_HOLD, ConfigError, load_config
 
 
 def test_defaults_work_without_a_file():

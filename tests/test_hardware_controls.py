@@ -6,15 +6,17 @@ import pytest
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
-from hardware.config import GpioConfig
-from hardware.controls import CONFIRM, NEXT, SHAKE, GpioControls, GpioUnavailable
+from tabletop21.settings import GpioConfig
+from hardware.controls import GpioUnavailable
+from table.driver import CONFIRM, NEXT, SHAKE
+from tabletop21.devices import open_controls
 
 
 @pytest.fixture
 def rig():
     factory = MockFactory()
     config = GpioConfig(enabled=True, bounce_time=None, hold_time=0.05)
-    controls = GpioControls(config, pin_factory=factory)
+    controls = open_controls(config, pin_factory=factory)
     yield controls, factory, config
     controls.close()
     factory.reset()
@@ -76,6 +78,6 @@ def test_a_device_that_fails_to_open_releases_the_ones_opened_before(rig):
     controls.close()
     broken = GpioConfig(enabled=True, leds={"ready": 5, "win": 99})  # 99: no such pin on the factory
     with pytest.raises(GpioUnavailable, match="99.*enabled = false"):
-        GpioControls(broken, pin_factory=factory)
+        open_controls(broken, pin_factory=factory)
     for pin in (broken.shake, broken.next, 5):
         Button(pin, pin_factory=factory).close()

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from hardware.frames import Frame
-from hardware.recording import (EndOfRecording, Manifest, RecordedSource, SessionReader, SessionWriter,
+from tabletop21.recording import (EndOfRecording, Manifest, RecordedSource, SessionReader, SessionWriter,
                                 new_session_folder)
 from table.driver import Press, SettledRead
 from table.errors import TableError
 from table.serial import CorruptRecord
-from vision.types import Die, TableRead
+from table.reads import Die, TableRead
 
 
 def record(folder):
@@ -49,7 +49,7 @@ def test_a_reopened_camera_numbering_its_frames_from_1_again_overwrites_no_store
 def test_a_torn_last_line_is_dropped_and_noticed(tmp_path):
     folder = record(tmp_path / "s")
     with open(folder / "events.jsonl", "a") as handle:
-        handle.write('{"@type": "hardware.recording:Event", "t": 9, "ki')
+        handle.write('{"@type": "event", "t": 9, "ki')
     reader = SessionReader(folder)
     assert reader.torn_tail and len(reader.events) == 3
 
@@ -122,7 +122,7 @@ def rewrite_line(folder, number, change):
 @pytest.mark.parametrize("change, words", [
     (lambda line: line[:10] + b"\xff" + line[11:], "events.jsonl:1: 'utf-8' codec"),
     (lambda line: line.replace(b'"path":"frames/000001.jpg"', b'"path":5'), "events.jsonl:2: a frame event needs"),
-    (lambda line: line.replace(b'"data":{"path"', b'"data":null,"x":{"path"'), "events.jsonl:2: .*Event has no field 'x'"),
+    (lambda line: line.replace(b'"data":{"path"', b'"data":null,"x":{"path"'), "events.jsonl:2: .*event has no field 'x'"),
     (lambda line: line.replace(b'"index":1', b'"index":"x"'), "events.jsonl:2: a frame event needs"),
     # one flipped bit in "input": replayed, the press would silently not happen
     (lambda line: line.replace(b'"kind":"frame"', b'"kind":"fRame"'), "events.jsonl:2: no event is of kind 'fRame'"),
@@ -137,10 +137,10 @@ def test_damaged_events_are_refused_with_file_and_line(tmp_path, change, words):
 
 
 @pytest.mark.parametrize("manifest, words", [
-    (b'{"@type":"hardware.recording:Manifest","game":"dicey21","seats":["a"],"format":"2"}', "format must be int"),
-    (b'{"@type":"hardware.recording:Manifest","game":"dicey21","seats":["a"],"format":null}', "format must be int"),
+    (b'{"@type":"manifest","game":"dicey21","seats":["a"],"format":"2"}', "format must be int"),
+    (b'{"@type":"manifest","game":"dicey21","seats":["a"],"format":null}', "format must be int"),
     (b'{"game":"dicey21"}', "not Manifest"),
-    (b'{"@type":"hardware.recording:Manifest","game":"dicey\xff"}', "utf-8"),
+    (b'{"@type":"manifest","game":"dicey\xff"}', "utf-8"),
 ])
 def test_a_damaged_manifest_is_refused_naming_it(tmp_path, manifest, words):
     folder = record(tmp_path / "s")
@@ -152,6 +152,6 @@ def test_a_damaged_manifest_is_refused_naming_it(tmp_path, manifest, words):
 def test_a_character_cut_in_half_at_the_end_is_a_torn_line(tmp_path):
     folder = record(tmp_path / "s")
     with open(folder / "events.jsonl", "ab") as handle:
-        handle.write('{"@type":"hardware.recording:Event","t":9,"kind":"note","data":"Zoë'.encode()[:-1])
+        handle.write('{"@type":"event","t":9,"kind":"note","data":"Zoë'.encode()[:-1])
     reader = SessionReader(folder)
     assert reader.torn_tail and len(reader.events) == 3

@@ -3,7 +3,7 @@
 import math
 
 from vision.read import resolve_overlaps
-from vision.types import D10, Card, Die, Domino, FaceDown, TableRead, Unreadable
+from table.reads import D10, Card, Die, Domino, FaceDown, TableRead, Unreadable
 
 
 def die(value, x, y, confidence=0.99):

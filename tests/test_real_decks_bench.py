@@ -1,4 +1,4 @@
-"""benchmarks/real_decks.py: its sheets cut into the right cards, and the renderer laying
+"""tools/real_decks.py: its sheets cut into the right cards, and the renderer laying
 out faces it did not draw. The Debian art it measures on is not needed here: the
 sheets are made up."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks import real_decks
+from tools import real_decks
 from table.rules.cards import RANKS
-from vision.cards.render import CARD_H, WIDTHS
+from tools.render.cards import CARD_H, WIDTHS
 
 
 def _sheet(card_w: int = 40, card_h: int = 62) -> np.ndarray:

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hardware.recording import SessionReader
-from table.cli import main
+from tabletop21.recording import SessionReader
+from tabletop21.cli import main
 from table.driver import Driver, Press, step
-from table.store import BankrollStore
+from tabletop21.store import BankrollStore
 from vision.calibration import Calibration
 
 SESSION = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dice-blackjack"
@@ -157,7 +157,7 @@ def test_house_rules_written_in_another_order_are_the_same_table(tmp_path, capsy
 
 
 @pytest.mark.parametrize("state, damage, refused, voided", [
-    ({"half": "done"}, "'{\"@type\":\"table.driver:OldDriver\"}'", "unknown type 'table.driver:OldDriver'",
+    ({"half": "done"}, "'{\"@type\":\"table.driver:OldDriver\"}'", "unknown record type 'table.driver:OldDriver'",
      "no longer loads"),
     # Decodes, but no engine made it: a roll-off turned into a hit with no hand to hit
     # stopped run with an IndexError, at every start, since the round stayed open.
@@ -172,7 +172,7 @@ def test_house_rules_written_in_another_order_are_the_same_table(tmp_path, capsy
      "the round names 'Zed'"),
     # Every part of the round agrees on Zed, but the table seats Ben.
     (Driver("dice-blackjack", ("Ann", "Ben"), bet=5),
-     "replace(replace(replace(state, 'Table\",\"seats\":[\"Ann\",\"Ben\"]', 'Table\",\"seats\":[\"Ann\",\"Zed\"]'), "
+     "replace(replace(replace(state, 'dice_hands.table\",\"seats\":[\"Ann\",\"Ben\"]', 'dice_hands.table\",\"seats\":[\"Ann\",\"Zed\"]'), "
      "'\"rollers\":[\"Ann\",\"Ben\"]', '\"rollers\":[\"Ann\",\"Zed\"]'), '\"Ben\",', '\"Zed\",')",
      "its saved state is a round played by Zed, who is not at this table", "a round played by Zed"),
     # Dealt, by its own account, from chips the bankroll file never gave Ann: played
@@ -186,7 +186,7 @@ def test_house_rules_written_in_another_order_are_the_same_table(tmp_path, capsy
     # bets or results phase) started the next round while it stayed open, which the
     # store refused at every press.
     (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"dealing\"')",
-     "table.driver:Driver: phase must be one of 'bets', 'decide', 'roll', 'reading', 'typed', 'results', "
+     "driver: phase must be one of 'bets', 'decide', 'roll', 'reading', 'typed', 'results', "
      "not 'dealing'", "no longer loads"),
     (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"results\"')",
      "(TableError: phase 'results' does not fit its round, which is at 'roll' or 'reading')",
@@ -230,10 +230,10 @@ def test_a_display_that_cannot_start_is_said_in_words_and_nothing_is_left_open(t
 def test_the_camera_is_opened_once_and_closed_when_the_run_ends(tmp_path, monkeypatch):
     """run opens the camera at its start, to stop there if it does not open; the loop
     reads that same camera rather than opening it again."""
-    import hardware.sources
+    import tabletop21.devices
 
     events = []
-    real = hardware.sources.open_source
+    real = tabletop21.devices.open_source
 
     class Tracked:
         def __init__(self, config):
@@ -247,7 +247,7 @@ def test_the_camera_is_opened_once_and_closed_when_the_run_ends(tmp_path, monkey
             events.append("closed")
             self.inner.close()
 
-    monkeypatch.setattr(hardware.sources, "open_source", Tracked)
+    monkeypatch.setattr(tabletop21.devices, "open_source", Tracked)
     assert main(["run", "--config", str(settings(tmp_path)), "--frames", "3"]) == 0
     assert events == ["opened", "closed"]
 
@@ -264,7 +264,7 @@ def test_the_calibration_in_use_is_recorded_for_replays(tmp_path):
 @pytest.mark.parametrize("content, words", [
     (b"\xff\xfe\x00binary", "cal.json: not a calibration file (not text)"),
     (b"garbage", "cal.json: not JSON"),
-    (b'{"@type":"vision.calibration:Calibration","frame_size":[640,640],"area":[],"die_px":null}',
+    (b'{"@type":"calibration","frame_size":[640,640],"area":[],"die_px":null}',
      "cal.json: record does not decode: the play area needs at least 3 corners"),
 ])
 def test_a_bad_calibration_is_one_line_and_starts_nothing(tmp_path, capsys, content, words):
@@ -311,7 +311,7 @@ def test_a_calibration_for_another_camera_size_is_refused_before_anything_opens(
 
 
 class _PinsInUse:
-    def __init__(self, config):
+    def __init__(self, **pins):
         from hardware.controls import GpioUnavailable
 
         raise GpioUnavailable("the GPIO pins cannot be used (GPIOPinInUse: pin 17 is in use)")
@@ -326,9 +326,9 @@ def test_a_setting_or_device_that_fails_stops_run_before_a_round_left_open_is_vo
         tmp_path, capsys, monkeypatch, change, words):
     """These failures came after the round was voided, so a round that fixing the
     setting would have let the next start resume was lost."""
-    import hardware.controls
+    import tabletop21.devices
 
-    monkeypatch.setattr(hardware.controls, "GpioControls", _PinsInUse)
+    monkeypatch.setattr(tabletop21.devices, "GpioControls", _PinsInUse)
     (tmp_path / "taken").write_text("a file, not a folder")
     open_round(tmp_path, Driver("domino21", ("Ann", "Ben"), bet=5, typed_kinds=()))  # a plain start voids it
     config = settings(tmp_path)

@@ -6,7 +6,7 @@ import pytest
 
 from table import serial
 from table.rules.cards import Card
-from vision.types import Die, TableRead, Unreadable
+from table.reads import Die, TableRead, Unreadable
 
 
 def test_round_trip_restores_tuples_and_nested_records():
@@ -28,42 +28,42 @@ class Local:
     x: int = 1
 
 
-DIE = '{{"@type": "vision.types:Die", "value": {value}, "center": {center}, "box": [1, 2, 3, 4], ' \
+DIE = '{{"@type": "die", "value": {value}, "center": {center}, "box": [1, 2, 3, 4], ' \
       '"confidence": {confidence}}}'
 
 
 @pytest.mark.parametrize(
     "text, words",
     [
-        ('{"@type": "os:system", "x": 1}', "foreign type"),
-        ('{"@type": "table.rules.cards:Nope"}', "unknown type"),
-        ('{"@type": "table.rules.cards:Card", "rank": "Z"}', "rank"),
+        ('{"@type": "os:system", "x": 1}', "unknown record type 'os:system'"),
+        ('{"@type": "table.rules.cards:Nope"}', "unknown record type"),
+        ('{"@type": "card", "rank": "Z"}', "rank"),
         ("{not json", "not JSON"),
-        ('{"@type": "table.driver:Press", "button": 5}', "button must be one of 'shake', 'next', 'confirm', not 5"),
+        ('{"@type": "press", "button": 5}', "button must be one of 'shake', 'next', 'confirm', not 5"),
         # Decoded without complaint before: a button, a motion word or a piece that cannot be.
-        ('{"@type": "table.driver:Press", "button": "jump"}', "button must be one of .*, not 'jump'"),
-        ('{"@type": "table.driver:Motion", "status": "dancing"}', "status must be one of 'rolling', .*, not 'dancing'"),
+        ('{"@type": "press", "button": "jump"}', "button must be one of .*, not 'jump'"),
+        ('{"@type": "motion", "status": "dancing"}', "status must be one of 'rolling', .*, not 'dancing'"),
         (DIE.format(value=9, center="[1, 2]", confidence=1), "record does not decode: a d6 shows 1 to 6, not 9"),
         (DIE.format(value=3, center="[1, 2]", confidence=1.5), "record does not decode: .*confidence.*1.5"),
         (DIE.format(value=3, center="[1, 2]", confidence="NaN"), "record does not decode: .*confidence.*nan"),
         (DIE.format(value=3, center="[Infinity, 2]", confidence=1), "record does not decode: .*center.*inf"),
-        (DIE.format(value=3, center="[1, 2]", confidence=1).replace("Die", "D10").replace('"value": 3', '"value": 10'),
+        (DIE.format(value=3, center="[1, 2]", confidence=1).replace('"die"', '"d10"').replace('"value": 3', '"value": 10'),
          "record does not decode: a d10 shows 0 to 9, not 10"),
-        ('{"@type": "vision.types:Domino", "halves": [7, 1], "center": [1, 2], "box": [1, 2, 3, 4], "angle": 0, '
+        ('{"@type": "domino", "halves": [7, 1], "center": [1, 2], "box": [1, 2, 3, 4], "angle": 0, '
          '"confidence": 1}', "record does not decode: a tile half shows 0 to 6 pips, not 7"),
-        ('{"@type": "vision.types:Card", "rank": "1", "suit": null, "center": [1, 2], "box": [1, 2, 3, 4], "angle": 0, '
+        ('{"@type": "card_read", "rank": "1", "suit": null, "center": [1, 2], "box": [1, 2, 3, 4], "angle": 0, '
          '"confidence": 1}', "record does not decode: no card has rank '1'"),
-        ('{"@type": "vision.types:Die", "value": "x", "center": [1, 2], "box": [1, 2, 3, 4], "confidence": 1}',
+        ('{"@type": "die", "value": "x", "center": [1, 2], "box": [1, 2, 3, 4], "confidence": 1}',
          "value must be int, not 'x'"),
-        ('{"@type": "vision.types:Die", "value": true, "center": [1, 2], "box": [1, 2, 3, 4], "confidence": 1}',
+        ('{"@type": "die", "value": true, "center": [1, 2], "box": [1, 2, 3, 4], "confidence": 1}',
          "value must be int, not True"),
-        ('{"@type": "vision.types:Die", "value": 3, "center": [1, 2, 3], "box": [1, 2, 3, 4], "confidence": 1}',
+        ('{"@type": "die", "value": 3, "center": [1, 2, 3], "box": [1, 2, 3, 4], "confidence": 1}',
          "center must be tuple"),
-        ('{"@type": "vision.types:TableRead", "dice": [{"@type": "table.driver:Press", "button": "shake"}]}',
+        ('{"@type": "table_read", "dice": [{"@type": "press", "button": "shake"}]}',
          "dice must be tuple"),
-        ('{"@type": "table.driver:Need", "kind": "dice", "count": null}', "count must be int, not None"),
-        ('{"@type": "table.driver:Press", "button": "shake", "force": 3}', "no field 'force'.*newer"),
-        ('{"@type": "table.driver:Need", "kind": "dice", "count": ' + "9" * 5000 + "}", "not JSON.*digits"),
+        ('{"@type": "need", "kind": "dice", "count": null}', "count must be int, not None"),
+        ('{"@type": "press", "button": "shake", "force": 3}', "no field 'force'.*newer"),
+        ('{"@type": "need", "kind": "dice", "count": ' + "9" * 5000 + "}", "not JSON.*digits"),
         ("[" * 100_000 + "]" * 100_000, "not JSON.*recursion"),
     ],
 )
@@ -78,12 +78,12 @@ def test_unencodable_objects_are_refused():
 
 
 def test_optional_and_nested_fields_load_when_they_fit():
-    from hardware.recording import Event
+    from tabletop21.recording import Event
     from table.driver import Driver
 
     driver = Driver("dicey21", ("ann",), 5, banker=None, seat_bets=(("ann", "10 3:5"),))
     assert serial.loads(serial.dumps(Event(1.5, "input", driver)), Event).data == driver
-    assert serial.loads('{"@type": "table.driver:Driver", "game": "dicey21", "seats": ["a"], "bet": 5, '
+    assert serial.loads('{"@type": "driver", "game": "dicey21", "seats": ["a"], "bet": 5, '
                         '"banker": "a"}').banker == "a"
     with pytest.raises(serial.CorruptRecord, match=re.escape("banker must be str | None, not 3")):
-        serial.loads('{"@type": "table.driver:Driver", "game": "dicey21", "seats": ["a"], "bet": 5, "banker": 3}')
+        serial.loads('{"@type": "driver", "game": "dicey21", "seats": ["a"], "bet": 5, "banker": 3}')

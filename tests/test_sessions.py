@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from hardware.recording import SessionReader
-from hardware.replay import replay_session
-from table.cli import main
+from tabletop21.recording import SessionReader
+from tabletop21.replay import replay_session
+from tabletop21.cli import main
 from table.serial import CorruptRecord
 
 SESSIONS = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions"
@@ -30,7 +30,7 @@ def test_replay_check_command_exits_nonzero_on_a_difference(tmp_path, capsys):
     copy = tmp_path / "dicey21"
     shutil.copytree(SESSIONS / "dicey21", copy)
     events = (copy / "events.jsonl").read_text().splitlines()
-    first_roll = next(i for i, line in enumerate(events) if '"table.rules.dicey21:Roll"' in line)
+    first_roll = next(i for i, line in enumerate(events) if '"dicey21.roll"' in line)
     events[first_roll] = re.sub(r'"dice":\[(\d)', lambda m: f'"dice":[{int(m.group(1)) % 6 + 1}', events[first_roll], 1)
     (copy / "events.jsonl").write_text("\n".join(events) + "\n")
     assert main(["replay", str(copy), "--check", "--headless"]) == 1
@@ -76,9 +76,9 @@ def test_screenshots_where_no_folder_can_be_are_said_in_one_line(tmp_path, capsy
 def test_replay_reads_with_the_calibration_the_table_used(tmp_path):
     """A calibration whose play area leaves the die out: the live table saw no die, and
     a replay must read the same way, not the whole frame."""
-    from hardware.appliance import Appliance, Table, table_reader
+    from tabletop21.appliance import Appliance, Table, table_reader
     from hardware.frames import Frame
-    from hardware.recording import Manifest, SessionWriter
+    from tabletop21.recording import Manifest, SessionWriter
     from table.driver import Driver, Motion, Press, SettledRead
     from table.ledger import Ledger
     from vision.calibration import Calibration
@@ -106,9 +106,9 @@ def test_replay_reads_with_the_calibration_the_table_used(tmp_path):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_state_the_store_saves_during_a_bundled_session_loads_back_equal(game, tmp_path):
     """The decoder checks each field's type: no real round state may trip it."""
-    from hardware.appliance import Appliance
-    from hardware.replay import table_for
-    from table.store import BankrollStore
+    from tabletop21.appliance import Appliance
+    from tabletop21.replay import table_for
+    from tabletop21.store import BankrollStore
 
     reader = SessionReader(SESSIONS / game)
     table = table_for(reader)
@@ -158,7 +158,7 @@ def cut_after(tmp_path, lines: int, change=lambda line: line):
 @pytest.mark.parametrize("check", ([], ["--check"]))
 def test_a_recording_cut_mid_round_is_said_and_is_no_difference(tmp_path, capsys, lines, what, check):
     """It was "the action differs, recorded: None" (or the settlement), exit 1."""
-    from hardware.replay import CutShort
+    from tabletop21.replay import CutShort
 
     copy = cut_after(tmp_path, lines)
     assert what in (copy / "events.jsonl").read_text().splitlines()[lines - 1]
@@ -178,7 +178,7 @@ def test_a_difference_in_the_last_round_a_cut_left_whole_is_still_one(tmp_path, 
 
 @pytest.mark.parametrize("settings, words", [
     ([1], "settings are not a table"),
-    ({"driver": {"@type": "table.driver:Need", "kind": "dice"}, "bankrolls": {"Ann": 1}}, "driver is not a round driver"),
+    ({"driver": {"@type": "need", "kind": "dice"}, "bankrolls": {"Ann": 1}}, "driver is not a round driver"),
     ({"bet": 5, "bankrolls": {"Ann": 1, "Ben": 1}, "calibration": [0, 0]}, "calibration is not a calibration"),
     # Was "no account 'Ben' at this table", which named neither the recording nor the manifest.
     ({"bet": 5, "bankrolls": {"Ann": 100}}, "manifest lacks the table set-up: no bankroll for seat 'Ben'"),
@@ -202,7 +202,7 @@ def test_an_input_the_driver_does_not_take_is_refused(tmp_path):
     copy = tmp_path / "s"
     shutil.copytree(SESSIONS / "dice-blackjack", copy)
     events = (copy / "events.jsonl").read_text()
-    (copy / "events.jsonl").write_text(events.replace('{"@type":"table.driver:Press","button":"shake"}',
+    (copy / "events.jsonl").write_text(events.replace('{"@type":"press","button":"shake"}',
                                                       '{"button":"shake"}', 1))
     with pytest.raises(CorruptRecord, match="not an input the driver takes"):
         replay_session(copy)
@@ -214,7 +214,7 @@ def test_a_manifest_without_a_driver_replays_under_its_house_rules(tmp_path):
     import json
     import shutil
 
-    from hardware.replay import table_for
+    from tabletop21.replay import table_for
 
     copy = tmp_path / "s"
     shutil.copytree(SESSIONS / "dice-blackjack", copy)

@@ -6,7 +6,7 @@ import pytest
 from table.errors import BadBet, TableError
 from table.ledger import MOST_CHIPS, LedgerError
 from table.serial import CorruptRecord
-from table.store import BankrollStore, StoreError
+from tabletop21.store import BankrollStore, StoreError
 
 
 @pytest.fixture

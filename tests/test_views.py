@@ -96,8 +96,8 @@ def test_between_rounds_the_bets_pay_table_and_statistics_take_turns():
 
 
 def test_choosing_a_domino_to_turn_up_does_not_name_the_hidden_tiles():
-    from hardware.replay import table_for
-    from hardware.recording import SessionReader
+    from tabletop21.replay import table_for
+    from tabletop21.recording import SessionReader
     from pathlib import Path
 
     session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "domino21"

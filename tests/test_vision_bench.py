@@ -3,7 +3,7 @@ loading of frames left out of the time (on a clock the test moves itself)."""
 
 from pathlib import Path
 
-from vision import bench
+from tabletop21.bench import dice as bench
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice" / "images"
 

@@ -9,7 +9,7 @@ import pytest
 from table import serial
 from vision.calibration import PAST_EDGE, BadCalibration, Calibration, box_corners, in_play
 from vision.resized_read import calibration_for
-from vision.types import Card, Unreadable
+from table.reads import Card, Unreadable
 
 SQUARE = ((0.0, 0.0), (639.0, 0.0), (639.0, 639.0), (0.0, 639.0))
 
@@ -102,11 +102,11 @@ def test_a_calibration_at_the_smallest_die_stays_one_when_the_readers_resize_it(
 
 
 @pytest.mark.parametrize("text, words", [
-    ('{"@type":"vision.calibration:Calibration","frame_size":[640,640],"area":[],"die_px":null}',
+    ('{"@type":"calibration","frame_size":[640,640],"area":[],"die_px":null}',
      "at least 3 corners"),
-    ('{"@type":"vision.calibration:Calibration","frame_size":[640,640],'
+    ('{"@type":"calibration","frame_size":[640,640],'
      '"area":[[0,0],[639,0],[639,639],[0,639]],"die_px":NaN}', "a die face is between"),
-    ('{"@type":"vision.calibration:Calibration","frame_size":[0,-4],'
+    ('{"@type":"calibration","frame_size":[0,-4],'
      '"area":[[0,0],[639,0],[639,639],[0,639]],"die_px":30}', "frame_size"),
     ("garbage", "not JSON"),
     ("[1, 2]", "not Calibration"),

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from table import serial
 from vision.calibration import Calibration
 from vision.cards import read_cards
-from vision.cards import render
-from vision.cards.camera_look import table_background
-from vision.evaluate import evaluate, summary
+from tools.render import cards as render
+from tools.render.camera_look import table_background
+from tabletop21.evaluate import evaluate, summary
 from vision.image_io import NotAnImage, load_bgr
-from vision.types import Card, TableRead, Unreadable, inside
+from table.reads import Card, TableRead, Unreadable, inside
 
 import play_area_cuts
 
@@ -62,7 +62,7 @@ def test_no_card_is_read_twice(reads):
 
 def test_every_fixture_card_is_read(scored, reads):
     # Every labelled card has a right read of its own (all 109: 60 lone, 49 in hands),
-    # matched one to one (vision.evaluate); suits are checked above.
+    # matched one to one (tabletop21.evaluate); suits are checked above.
     assert sum(len(LABELS[name]["cards"]) for name in reads) == 109
     cards = summary(scored)["kinds"]["cards"]
     assert (cards["value_right"], cards["phantoms"], cards["unreadable"]) == (109, 0, 0)

@@ -10,9 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import read_cards, render
-from vision.cards.camera_look import drop_shadow, paste, photograph, table_background
-from vision.types import inside
+from vision.cards import read_cards
+from tools.render import cards as render
+from tools.render.camera_look import drop_shadow, paste, photograph, table_background
+from table.reads import inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())

@@ -11,7 +11,7 @@ import pytest
 
 from vision.cards import read_cards
 from vision.cards.working_size import BAND, MOST, SHORTEST, TARGET, working_factor
-from vision.evaluate import evaluate, summary
+from tabletop21.evaluate import evaluate, summary
 
 from resized_frames import read_resized
 

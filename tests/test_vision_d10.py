@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 
 from table import serial
 from vision.calibration import Calibration
-from vision.cards.camera_look import paste, table_background
-from vision.d10 import read_d10, render
-from vision.evaluate import evaluate, summary
+from tools.render.camera_look import paste, table_background
+from vision.d10 import read_d10
+from tools.render import d10 as render
+from tabletop21.evaluate import evaluate, summary
 from vision.frame_edge import box_overhang, outline_overhang
 from vision.image_io import NotAnImage, load_bgr
-from vision.types import TableRead, inside
+from table.reads import TableRead, inside
 
 import play_area_cuts
 from resized_frames import read_resized, resized_view

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 import vision.dice.cast as cast
-import vision.evaluate as evaluate_module
+import tabletop21.evaluate as evaluate_module
 from vision.dice import read_dice
 from vision.colour import uncast
 from vision.dice.cast import CAST, CLEAR_CAST, cast_gains
-from vision.evaluate import evaluate, summary
+from tabletop21.evaluate import evaluate, summary
 
 WARM = np.array((0.55, 0.90, 1.20), np.float32)  # B, G, R: a lamp with the camera's white balance off
 BOXES = [(40 + 70 * i, 60, 80 + 70 * i, 100) for i in range(4)]

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.dice import read_dice
-from vision.evaluate import evaluate, summary
+from tabletop21.evaluate import evaluate, summary
 from vision import noise
 from vision.noise import grain
 

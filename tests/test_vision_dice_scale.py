@@ -12,9 +12,9 @@ from vision.calibration import Calibration
 from vision.dice import read_dice
 from vision.dice.reader import _working_frame
 from vision.dice.working_scale import LARGEST, TARGET, working_factor
-from vision.evaluate import evaluate, summary
+from tabletop21.evaluate import evaluate, summary
 from vision.resized_read import calibration_for, look_factor, read_in_frame, resized
-from vision.types import Die, TableRead, Unreadable
+from table.reads import Die, TableRead, Unreadable
 
 from resized_frames import read_resized, resized_view
 

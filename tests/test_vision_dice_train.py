@@ -4,7 +4,7 @@ die its label names, only seen in other light."""
 import numpy as np
 
 from vision.dice.patches import PATCH, network_input
-from vision.dice.train import _augment, defocus, erase, glare
+from tools.train.dice import _augment, defocus, erase, glare
 
 
 def _dice(n: int) -> np.ndarray:

@@ -58,7 +58,7 @@ def test_the_commands_say_an_incomplete_install_in_one_line(tmp_path, weights_mo
     traceback (the error used to surface through the whole call stack)."""
     import cv2
 
-    from table.cli import main
+    from tabletop21.cli import main
 
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), FRAME)

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from table.errors import BadValue
 from vision.calibration import Calibration
-from vision.dominoes import read_dominoes, render
+from vision.dominoes import read_dominoes
+from tools.render import dominoes as render
 from vision.dominoes.layout import ALL_TILES, pattern, pattern_variants, tile_key
 from vision.image_io import NotAnImage, load_bgr
-from vision.types import TableRead, inside
+from table.reads import TableRead, inside
 
 import play_area_cuts
 

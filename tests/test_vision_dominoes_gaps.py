@@ -15,11 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vision.dominoes import fixtures, read_dominoes, render
+from vision.dominoes import read_dominoes
+from tools.render import domino_fixtures as fixtures
+from tools.render import dominoes as render
 from vision.dominoes.layout import ALL_TILES, tile_key
 from vision.image_io import load_bgr
 from vision.read import READERS, read_table
-from vision.types import TableRead, inside
+from table.reads import TableRead, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())
@@ -86,7 +88,7 @@ def test_two_touching_dice_in_line_are_not_taken_for_a_tile():
     no seam shows either, the domino reader alone reads a tile but says it is
     dice-alike, and a table that may hold dice refuses it. Measured on 80 such
     renders with the dice reader running too: 3 read as a tile; here at most 1 of 20."""
-    from vision.render.scene import DIE_STYLES, SceneDie, draw_die, finish, table
+    from tools.render.scene import DIE_STYLES, SceneDie, draw_die, finish, table
 
     rng = np.random.default_rng(21)
     taken = 0
@@ -165,7 +167,7 @@ def test_a_bare_blotchy_table_holds_no_back():
     """A tile-shaped patch of a blotchy, unevenly lit table is as blank as a tile's
     back; only a crisp outline tells a back from it (18 phantom backs or pairs came
     out of these 24 bare tables before that check)."""
-    from vision.cards.camera_look import photograph, table_background
+    from tools.render.camera_look import photograph, table_background
 
     rng = np.random.default_rng(2)
     for i in range(24):

@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from vision.evaluate import KINDS, evaluate, labelled_kinds, score_kind, split_names, summary
-from vision.types import Die, Domino, TableRead, Unreadable
+from tabletop21.evaluate import KINDS, evaluate, labelled_kinds, score_kind, split_names, summary
+from table.reads import Die, Domino, TableRead, Unreadable
 
 BOXES = [{"value": 3, "box": [10, 10, 50, 50]}, {"value": 5, "box": [100, 100, 140, 140]}]
 
@@ -159,7 +159,7 @@ def test_evaluate_counts_needless_refusals_against_a_perfect_photo(tmp_path):
 def test_a_malformed_unreadable_list_is_a_bad_labels_file(tmp_path):
     import pytest
 
-    from vision.evaluate import BadLabels, load_labels
+    from tabletop21.evaluate import BadLabels, load_labels
 
     (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"dice": BOXES, "unreadable": [{"why": "cocked"}]}}))
     with pytest.raises(BadLabels, match="a.png: unreadable is a list of objects with a box"):
@@ -171,7 +171,7 @@ def test_labels_holding_no_object_cannot_be_scored(tmp_path):
     perfectly: a 100% that measured nothing."""
     import cv2
 
-    from vision.evaluate import BadLabels
+    from tabletop21.evaluate import BadLabels
 
     (tmp_path / "images").mkdir()
     cv2.imwrite(str(tmp_path / "images" / "a.png"), np.zeros((64, 64, 3), np.uint8))
@@ -204,7 +204,7 @@ BOX = [10, 10, 50, 50]
 ])
 def test_a_value_or_box_the_reader_could_never_give_is_a_bad_labels_file(tmp_path, kind, label, words):
     """Each refusal names the file, the photo, the kind and the object's number."""
-    from vision.evaluate import BadLabels, load_labels
+    from tabletop21.evaluate import BadLabels, load_labels
 
     good = {"dice": {"value": 2, "box": BOX}, "d10": {"value": 0, "box": BOX},
             "dominoes": {"halves": [0, 6], "box": BOX}, "cards": {"rank": "10", "box": BOX}}[kind]
@@ -218,7 +218,7 @@ def test_a_value_or_box_the_reader_could_never_give_is_a_bad_labels_file(tmp_pat
 def test_a_whole_value_written_with_a_point_is_that_value(tmp_path):
     (tmp_path / "labels.json").write_text(json.dumps({"a.png": {"dice": [{"value": 3.0, "box": [10.0, 10, 50, 50.5]}],
                                                                  "dominoes": [{"halves": [2.0, 5], "box": BOX}]}}))
-    from vision.evaluate import load_labels
+    from tabletop21.evaluate import load_labels
 
     labels = load_labels(tmp_path)["a.png"]
     assert KINDS["dice"].truth(labels["dice"][0]) == 3 and KINDS["dominoes"].truth(labels["dominoes"][0]) == (2, 5)

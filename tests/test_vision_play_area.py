@@ -7,7 +7,7 @@ import pytest
 
 from vision.image_io import NotAnImage
 from vision.play_area import calibrate, play_area_polygon
-from vision.render.scene import SceneDie, draw_die, finish, table
+from tools.render.scene import SceneDie, draw_die, finish, table
 
 
 def _iou(poly: np.ndarray, rect: tuple, size: int) -> float:

@@ -8,18 +8,18 @@ import cv2
 import numpy as np
 import pytest
 
-from table.cli import main
+from tabletop21.cli import main
 from vision.calibration import Calibration, FrameMismatch
-from vision.read import READERS, load_reader, merge, read_table
-from vision.read_json import read_to_json
-from vision.types import Die, Domino, TableRead, Unreadable, inside
+from vision.read import READERS, merge, read_table
+from tabletop21.read_json import read_to_json
+from table.reads import Die, Domino, TableRead, Unreadable, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 FIRST = sorted((FIXTURES / "images").glob("*.jpg"))[0]
 
 
-def test_dice_reader_is_registered_as_module_function():
-    assert READERS["dice"] == "vision.dice:read_dice"
+def test_every_reader_is_registered_under_its_kind():
+    assert list(READERS) == ["dice", "d10", "dominoes", "cards"] and all(map(callable, READERS.values()))
 
 
 def test_merge_concatenates_every_field():
@@ -33,7 +33,10 @@ def test_merge_concatenates_every_field():
 
 def test_a_missing_reader_disables_only_its_kind():
     frame = np.full((64, 64, 3), 200, np.uint8)
-    read = read_table(frame, readers={"dice": "vision.dice:read_dice", "tiles": "vision.no_such_module:read"})
+    def missing(frame_bgr, calibration):
+        from vision import no_such_module  # type: ignore[attr-defined]  # noqa: F401
+
+    read = read_table(frame, readers={"dice": READERS["dice"], "tiles": missing})
     assert read.dice == ()
     assert len(read.notes) == 1 and "tiles reader unavailable" in read.notes[0]
 
@@ -170,7 +173,7 @@ def test_ten_sided_dice_are_read_as_d10_not_as_d6_when_every_reader_looks():
     assert refused_elsewhere <= 4
 
 
-ENTRY_POINTS = [read_table, *(load_reader(READERS[kind]) for kind in ("d10", "cards", "dominoes"))]
+ENTRY_POINTS = [read_table, *(READERS[kind] for kind in ("d10", "cards", "dominoes"))]
 
 
 @pytest.mark.parametrize("read", ENTRY_POINTS, ids=lambda read: read.__name__)

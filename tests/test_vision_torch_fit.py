@@ -9,7 +9,7 @@ from vision.dice.tinycnn import TinyCNN
 
 torch = pytest.importorskip("torch", reason="PyTorch (the optional `train` extra) is not installed")
 
-from vision.dice.torch_fit import _twin, fit  # noqa: E402
+from tools.train.torch_fit import _twin, fit  # noqa: E402
 
 
 def test_the_twin_computes_what_tinycnn_computes():

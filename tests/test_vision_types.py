@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from vision.types import D10, Card, Die, Domino, FaceDown, Unreadable
+from table.reads import D10, Card, Die, Domino, FaceDown, Unreadable
 
 CENTRE, BOX = (10.0, 20.0), (0.0, 5.0, 20.0, 35.0)
 

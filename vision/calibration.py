@@ -19,7 +19,7 @@ import numpy as np
 
 from table import serial
 from vision.image_io import NotAnImage, checked_bgr
-from vision.types import Point, Unreadable
+from table.reads import Point, Unreadable
 
 # A die face is between these fractions of the frame's mean side, sqrt(width * height):
 # 4 to 320 pixels in the 640x640 frames the readers were tuned on. Fractions, not
@@ -109,6 +109,8 @@ class Calibration:
             raise serial.CorruptRecord(f"{path}: not a calibration file")
         return loaded
 
+
+serial.register("calibration", Calibration)
 
 Read = TypeVar("Read")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.types import TableRead, Unreadable
+from table.reads import TableRead, Unreadable
 
 # A frame whose three channels never differ by more than this is grey. The least
 # colourful fixture differs by 9 somewhere, the least colourful photo by 15; a grey

@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.calibration import Calibration, die_bounds
 from vision.image_io import NotAnImage, checked_bgr
-from vision.types import Box, TableRead
+from table.reads import Box, TableRead
 
 WORK_SIZE = 160  # the search runs at this width; the outline is scaled back up
 MEDIAN_WIDTH = 9  # pixels of the search: wider than a die, so the dice vanish

@@ -1,8 +1,8 @@
 """One call that reads everything on the table, whatever readers exist.
 
-Readers are named in READERS as "module:function" strings and imported on first use,
-so a reader whose module is missing or broken disables only its own kind (with a note
-in the result) and adding a reader is one line. Each reader fills only its own
+READERS names each reader's function; each imports its module on first use, so a
+reader whose module is missing or broken disables only its own kind (with a note in
+the result) and adding a reader is one function and one line. Each reader fills only its own
 fields of a TableRead; merging concatenates field by field, then `resolve_overlaps`
 gets the chance to settle objects claimed by two readers (a die read on a card, say)."""
 
@@ -11,14 +11,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Callable, Iterable
 
 import numpy as np
 
 from vision.calibration import Calibration, checked_frame
 from vision.colour import is_grey
-from vision.types import Box, Card, Domino, Point, TableRead, Unreadable, inside
+from table.reads import Box, Card, Domino, Point, TableRead, Unreadable, inside
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
 SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be one object
@@ -26,17 +25,33 @@ SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be 
 ASPECTS = {"card": (88 / 63, 88 / 57), "domino": (2.0,)}
 OUTSIZED = 4.0  # a refusal whose box is this many times an object's is not of that object
 
-READERS: dict[str, str] = {
-    "dice": "vision.dice:read_dice",
-    "d10": "vision.d10:read_d10",
-    "dominoes": "vision.dominoes:read_dominoes",
-    "cards": "vision.cards:read_cards",
-}
 
 
-def load_reader(spec: str) -> Reader:
-    module, _, name = spec.partition(":")
-    return getattr(import_module(module), name)
+def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    from vision.dice import read_dice
+
+    return read_dice(frame_bgr, calibration)
+
+
+def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    from vision.d10 import read_d10
+
+    return read_d10(frame_bgr, calibration)
+
+
+def read_dominoes(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    from vision.dominoes import read_dominoes
+
+    return read_dominoes(frame_bgr, calibration)
+
+
+def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    from vision.cards import read_cards
+
+    return read_cards(frame_bgr, calibration)
+
+
+READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
 
 
 def merge(reads: list[TableRead]) -> TableRead:
@@ -161,7 +176,7 @@ def resolve_overlaps(read: TableRead, kinds: Iterable[str] = READERS) -> TableRe
 
 
 def read_table(frame_bgr: np.ndarray, calibration: Calibration | None = None,
-               readers: dict[str, str] | None = None) -> TableRead:
+               readers: dict[str, Reader] | None = None) -> TableRead:
     """Everything the chosen readers (all registered ones unless `readers` is given)
     see in one frame. No readers chosen reads nothing: a table whose pieces are all
     typed in, or labels holding no kind, must not have every reader run on it. A
@@ -170,13 +185,11 @@ def read_table(frame_bgr: np.ndarray, calibration: Calibration | None = None,
     frame_bgr = checked_frame(frame_bgr, calibration)
     readers = READERS if readers is None else readers
     parts: list[TableRead] = []
-    for kind, spec in readers.items():
+    for kind, reader in readers.items():
         try:
-            reader = load_reader(spec)
-        except (ImportError, AttributeError) as err:
+            parts.append(reader(frame_bgr, calibration))
+        except ImportError as err:  # a reader's module missing or broken: that kind alone is not read
             parts.append(TableRead(notes=(f"{kind} reader unavailable: {err}",)))
-            continue
-        parts.append(reader(frame_bgr, calibration))
     # A grey frame is one refusal of the whole view from each reader: none of them is
     # an object that the others' refusals could be part of.
     return merge(parts) if is_grey(frame_bgr) else resolve_overlaps(merge(parts), readers)

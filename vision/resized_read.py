@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.types import Box, Point, TableRead
+from table.reads import Box, Point, TableRead
 
 LOOK = 640  # a bigger frame's objects are measured on a copy this many pixels long
 

@@ -20,7 +20,7 @@ from vision.cards.components import components, components_with_stats
 from vision.cards.find import Region, whiteness
 from vision.cards.glyphs import best_of, label_scores
 from vision.cards.rank_net import rank_crop, rank_probabilities
-from vision.types import Card, Unreadable
+from table.reads import Card, Unreadable
 
 PATCH = 96  # an index is read from a PATCH x PATCH upright cut-out
 FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06

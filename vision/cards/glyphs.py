@@ -46,7 +46,7 @@ def _atlas() -> tuple[dict[str, np.ndarray], np.ndarray]:
     labels = json.loads(ATLAS_JSON.read_text())
     sheet = cv2.imread(str(ATLAS_PNG), cv2.IMREAD_GRAYSCALE)
     if sheet is None:
-        raise FileNotFoundError(f"{ATLAS_PNG} is missing: run python -m vision.cards.glyph_atlas")
+        raise FileNotFoundError(f"{ATLAS_PNG} is missing: run python -m tools.train.glyph_atlas")
     squares = sheet.reshape(-1, SIZE, SIZE)[: len(labels)]
     rows = {label: np.flatnonzero(np.array(labels) == label) for label in set(labels)}
     return rows, np.stack([_unit(s) for s in squares])

@@ -6,7 +6,7 @@ pixel or two, so the templates (vision.cards.glyphs) leave many indices between 
 ranks. The network sees the grey-level glyph instead, where those strokes are still
 apart. It answers one of the 13 ranks or NOT_A_RANK (a pip, a piece of a picture, a
 rank cut short by the card lying on it). The weights, rank_net.npz beside this file,
-are made by `python -m vision.cards.train_rank_net` from renders (never the fixture
+are made by `python -m tools.train.rank_net` from renders (never the fixture
 seed nor the seeds used to measure the reader).
 """
 

@@ -3,7 +3,7 @@ blob is not a d10 at all (a d6, a card corner, a shadow), or that it is a 6 or 9
 underline or dot cannot be seen, so the two cannot be told apart.
 
 The networks are vision.dice.tinycnn, trained on rendered d10s (`python -m
-vision.d10.train`; the committed fixtures' seed is never used) and on blobs that are
+tools.train.d10`; the committed fixtures' seed is never used) and on blobs that are
 not d10s. A patch and its half turn show the same number (vision.d10.patch), so the
 answer is the mean over both and over the shipped networks: a read has to hold
 either way up and for every network, and networks trained from different starting

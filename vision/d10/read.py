@@ -33,7 +33,7 @@ from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines,
 from vision.d10.patch import face_patch, number_turn, outline_pose
 from vision.frame_edge import EDGE_OVERHANG, outline_overhang
 from vision.resized_read import read_in_frame, shrunk
-from vision.types import D10, TableRead, Unreadable
+from table.reads import D10, TableRead, Unreadable
 
 IS_D10 = 0.9  # the networks' belief that a blob is a d10 at all, below which it is ignored
 READ = 0.9  # the networks' belief in one number, below which the die is unreadable

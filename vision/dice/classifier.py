@@ -10,7 +10,7 @@ the point between two dice. The face network (die_face*.npz, 24x24 input, four
 times wider) looks only at the dice found; a second face network, taught every die's
 colours turned to one hue (die_face_hue.npz, patches.relative_to_face), is asked
 about the faces the first leaves unclear. All are vision.dice.tinycnn networks
-made by `python -m vision.dice.train`; weights sit beside this file."""
+made by `python -m tools.train.dice`; weights sit beside this file."""
 
 from __future__ import annotations
 

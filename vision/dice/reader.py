@@ -24,7 +24,7 @@ from vision.exposure import levelled
 from vision.frame_edge import EDGE_OVERHANG, box_overhang
 from vision.noise import grain, smoothed
 from vision.resized_read import look_factor, read_in_frame, shrunk
-from vision.types import Die, TableRead, Unreadable
+from table.reads import Die, TableRead, Unreadable
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
 SCREEN = 0.05  # first finder's die probability below which the other finders are not asked

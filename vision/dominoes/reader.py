@@ -19,7 +19,7 @@ from vision.dominoes.layout import tile_key
 from vision.calibration import checked_frame, in_play
 from vision.colour import grey_refusal
 from vision.resized_read import look_factor
-from vision.types import Domino, FaceDown, TableRead, Unreadable
+from table.reads import Domino, FaceDown, TableRead, Unreadable
 
 SMALL_TILE = 36.0  # tiles whose short side is less (median, in pixels) there are read again
 READABLE_TILE = 48.0  # at a size that makes them this wide

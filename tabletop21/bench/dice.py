@@ -1,0 +1,75 @@
+"""`tabletop21 bench dice`: milliseconds per 640x640 frame for the dice reader and the
+settle detector, single-threaded (a Pi 4 core is roughly five times slower than one
+core of the development machine), the reader on frames of the appliance camera's
+size, and the peak memory of the process."""
+
+from __future__ import annotations
+
+import resource
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice import read_dice
+from vision.image_io import load_bgr
+from vision.settle import SettleDetector
+
+REPO = Path(__file__).resolve().parents[2]
+PHOTO_SETS = {
+    "real photos": REPO.parent / "shared" / "data" / "dice-d6-photos" / "images",
+    "rendered fixtures": REPO / "calibration_images" / "dice" / "images",
+}
+
+
+READ_PASSES = 3
+
+
+def _frame(path: Path) -> np.ndarray:
+    frame = load_bgr(path)
+    return frame if frame.shape[:2] == (640, 640) else cv2.resize(frame, (640, 640), interpolation=cv2.INTER_AREA)
+
+
+def _camera_frame(path: Path) -> np.ndarray:
+    """A 1280x720 frame, the appliance camera's size, with dice twice as big as in the
+    640x640 photos (about 40-75 pixels across, as the README's camera height gives)."""
+    return cv2.resize(_frame(path), (1280, 1280), interpolation=cv2.INTER_LINEAR)[280:1000]
+
+
+def _timings(fn, paths: list[Path], load=_frame, passes: int = 1) -> np.ndarray:
+    """Per-frame milliseconds, (passes, frames); frames are loaded one at a time so
+    memory stays the reader's own, and loading is not timed."""
+    fn(load(paths[0]))  # the first call loads the model: not a per-frame cost
+    out = np.zeros((passes, len(paths)))
+    for p in range(passes):
+        for i, path in enumerate(paths):
+            frame = load(path)
+            start = time.perf_counter()
+            fn(frame)
+            out[p, i] = (time.perf_counter() - start) * 1000
+    return out
+
+
+def run(args=None) -> None:
+    cv2.setNumThreads(1)
+    for name, folder in PHOTO_SETS.items():
+        if not folder.is_dir():
+            print(f"{name}: not found at {folder}, skipped")
+            continue
+        paths = sorted(folder.glob("*.jpg"))
+        # Three passes: the first is what one read costs as it comes; each frame's least
+        # of the three is its cost with this shared machine's passing slowdowns left out
+        # (they move a mean by a tenth from one minute to the next).
+        passes = _timings(read_dice, paths, passes=READ_PASSES)
+        reader, least = passes[0], passes.min(axis=0)
+        settle = _timings(SettleDetector().update, paths)[0]
+        print(f"{name} ({len(paths)} frames, 640x640, 1 thread): read_dice mean {reader.mean():.1f} ms, "
+              f"median {np.median(reader):.1f} ms, p95 {np.percentile(reader, 95):.1f} ms, "
+              f"max {reader.max():.1f} ms (each frame's least of {READ_PASSES} reads: mean {least.mean():.1f} ms); "
+              f"SettleDetector.update mean {settle.mean():.2f} ms")
+        camera = _timings(read_dice, paths, _camera_frame)[0]
+        print(f"{name} enlarged twice, cut to 1280x720 (the camera's frames): read_dice mean {camera.mean():.1f} ms, "
+              f"p95 {np.percentile(camera, 95):.1f} ms")
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"peak memory (max RSS of this process): {peak_kb / 1024:.0f} MB")

@@ -1,0 +1,30 @@
+"""`tabletop21 doctor [--config FILE]`: what works, what does not, and how to fix it."""
+
+from tabletop21 import doctor
+from tabletop21.settings import load_config
+from tabletop21.devices import open_source
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("doctor", help="check camera, GPIO, display, calibration and bankroll file")
+    parser.add_argument("--config", default=None, help="settings file (TOML)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    config = load_config(args.config)
+    camera = doctor.check_camera(config, open_source)
+    findings = [
+        camera,
+        doctor.check_gpio(config),
+        doctor.check_display(config),
+        doctor.check_calibration(config, camera.frame_size),
+        doctor.check_store(config),
+    ]
+    for finding in findings:
+        print(f"[{'ok' if finding.ok else 'PROBLEM'}] {finding.part}: {finding.says}")
+        if finding.fix:
+            print(f"      {'fix' if not finding.ok else 'tip'}: {finding.fix}")
+    problems = sum(not f.ok for f in findings)
+    print("All good." if not problems else f"{problems} problem(s) to fix before a game night.")
+    return 1 if problems else 0

@@ -1,0 +1,98 @@
+"""`tabletop21 eval DIR [--split even|odd|all] [--show N --out OUTDIR] [--json]`: score
+the table reader against DIR/labels.json (DIR/images/ holds the photos, or DIR itself), for every
+kind labelled there. --split picks half of the photos, so figures for a model trained
+on one half can be reported on the other."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from functools import partial
+from pathlib import Path
+
+import cv2
+
+from tabletop21.folders import folder_to_keep
+from table.errors import TableError
+from vision.dice import read_dice
+from vision.dice.tinycnn import TinyCNN
+from tabletop21.evaluate import (BadLabels, draw, evaluate, labelled_kinds, load_labels, photo_path,
+                             split_names, summary)
+from vision.image_io import NotAnImage, load_bgr
+from vision.read import READERS, read_table
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("eval", help="score the reader against labelled photos")
+    parser.add_argument("directory", metavar="DIR")
+    parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
+    parser.add_argument("--show", type=int, default=0, metavar="N", help="draw the N worst photos")
+    parser.add_argument("--out", metavar="OUTDIR", help="where --show writes its pictures")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--dice-model", metavar="FILE", action="append",
+                        help="score the dice reader alone with these weights (e.g. trained on the other "
+                             "half); repeat for several networks")
+    parser.add_argument("--face-model", metavar="FILE", action="append",
+                        help="the same for the dice reader's face networks")
+    parser.add_argument("--hue-model", metavar="FILE", action="append",
+                        help="the same for its second opinion on unclear faces (trained with `--face --hue`)")
+    parser.set_defaults(run=run)
+
+
+def _print_summary(result: dict) -> None:
+    print(f"photos: {result['photos']}, read perfectly: {result['perfect_photos']} ({result['perfect_pct']}%)")
+    print(f"time: {result['ms_per_photo']} ms per photo (95th percentile {result['ms_p95']} ms)")
+    for kind, s in result["kinds"].items():
+        print(f"{kind}: labelled {s['labelled']}, found {s['found']} ({s['found_pct']}%), "
+              f"value right {s['value_right']} ({s['value_right_pct']}%), phantoms {s['phantoms']} "
+              f"({s['phantom_pct']}%), unreadable {s['unreadable']} ({s['unreadable_pct']}%), "
+              f"needless refusals {s['needless_refusals']}")
+
+
+def _load_network(path: str) -> TinyCNN:
+    try:
+        return TinyCNN.load(path)
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as err:
+        raise TableError(f"{path}: not a dice network file ({err})") from err
+
+
+def run(args) -> int:
+    directory = Path(args.directory)
+    if not (directory / "labels.json").is_file():
+        raise TableError(f"{directory}: no labels.json")
+    if args.show and not args.out:
+        raise TableError("--show needs --out OUTDIR")
+    # Made before the photos are scored: a file in the way is one line, not a traceback
+    # after the whole evaluation.
+    out = folder_to_keep(args.out, "drawn reads", "name a folder for --out") if args.show else None
+    cv2.setNumThreads(1)
+    try:
+        labels = load_labels(directory)
+    except BadLabels as err:
+        raise TableError(str(err)) from err
+    names = split_names(list(labels), args.split)
+    if not names:
+        raise TableError(f"{directory}: --split {args.split} leaves no photo to score")
+    # Only the readers for what the labels hold: the figures (and ms per photo) are
+    # those of the reader being scored, as on a table of that game.
+    reader = partial(read_table, readers={kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS})
+    if args.dice_model or args.face_model or args.hue_model:
+        reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model or ()),
+                         face_networks=tuple(_load_network(path) for path in args.face_model or ()),
+                         hue_networks=tuple(_load_network(path) for path in args.hue_model or ()))
+    try:
+        results = evaluate(directory, reader, names)
+    except (NotAnImage, BadLabels) as err:  # a labelled photo missing or not a picture; nothing labelled
+        raise TableError(str(err)) from err
+    result = summary(results)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        _print_summary(result)
+    if out is not None:
+        for photo in sorted(results, key=lambda p: -p.errors)[:args.show]:
+            frame = load_bgr(photo_path(directory, photo.file))
+            cv2.imwrite(str(out / (Path(photo.file).stem + "_read.png")),
+                        draw(frame, reader(frame), labels[photo.file]))
+            print(f"{photo.file}: " + "; ".join(photo.mistakes or ["no mistakes"]))
+    return 0

@@ -1,0 +1,113 @@
+"""`tabletop21 replay SESSION [--check]` and `tabletop21 demo`: a recorded session
+played back through today's vision, rules and display."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO_SESSION = REPO / "calibration_images" / "sessions" / "dicey21"
+DEMO_SCREENS = "demo-screens"  # where the demo draws its screens without a window, unless told
+
+
+def register(subparsers) -> None:
+    replay = subparsers.add_parser("replay", help="play back a recorded session")
+    replay.add_argument("session", help="session folder (manifest.json, events.jsonl, frames/)")
+    replay.add_argument("--check", action="store_true",
+                        help="re-read every frame and re-settle every round; exit 1 at the first difference")
+    _display_options(replay, "no window (with --screenshots, every screen to PNG files; without, none drawn)")
+    replay.add_argument("--step", action="store_true", help="wait for a button or key at every step")
+    replay.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
+    replay.add_argument("--advisor", action="store_true", help="show each choice's expected value")
+    replay.set_defaults(run=run_replay)
+    demo = subparsers.add_parser("demo", help="replay the bundled Dicey 21 session on the display")
+    _display_options(demo, f"no window: every screen to PNG files, in --screenshots DIR or {DEMO_SCREENS}/")
+    demo.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
+    demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, step=False, advisor=True)
+
+
+def _speed(text: str) -> float:
+    """-1 and nan used to play as fast as possible without a word, as 0 does."""
+    try:
+        speed = float(text)
+    except ValueError:
+        speed = -1.0
+    if not speed >= 0 or speed == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: a speed is a number, 0 (as fast as possible) or more")
+    return speed
+
+
+def _display_options(parser, headless: str) -> None:
+    parser.add_argument("--headless", action="store_true", help=headless)
+    parser.add_argument("--size", default="800x480", help="screen size WIDTHxHEIGHT (default 800x480)")
+    parser.add_argument("--screenshots", default=None, metavar="DIR",
+                        help="one PNG per screen in this folder (made if need be), instead of a window")
+    parser.add_argument("--fullscreen", action="store_true")
+
+
+def run_demo(args) -> int:
+    from tabletop21.playback import parse_size
+
+    parse_size(args.size)  # a bad --size is the one line said, not after "No screen here"
+    if not DEMO_SESSION.is_dir():
+        print(f"tabletop21: the bundled demo session is missing ({DEMO_SESSION}); run from a clone of the "
+              "repository installed with `pip install -e .`", file=sys.stderr)
+        return 2
+    if not (args.headless or args.screenshots) and not has_screen():
+        args.headless = True
+        print(f"No screen here: rendering every screen of the demo to {DEMO_SCREENS}/ instead.")
+    if args.headless:
+        args.screenshots = args.screenshots or DEMO_SCREENS
+    return run_replay(args)
+
+
+def has_screen() -> bool:
+    """SDL falls back to a dummy driver (or fails) where there is no display at all."""
+    import pygame
+
+    try:
+        pygame.display.init()
+        return pygame.display.get_driver() not in ("dummy", "offscreen")
+    except pygame.error:
+        return False
+    finally:
+        pygame.display.quit()
+
+
+def run_replay(args) -> int:
+    from tabletop21.playback import live, parse_size, screenshots
+    from tabletop21.recording import SessionReader
+    from tabletop21.replay import CutShort, replay_session
+
+    size = parse_size(args.size)
+    if args.step and (args.headless or args.screenshots):
+        print("tabletop21: --step waits for a key at every step, which needs a window: drop --headless "
+              "and --screenshots", file=sys.stderr)
+        return 2
+    session = SessionReader(args.session)
+    if session.torn_tail:
+        print(f"warning: {args.session}: the last line of events.jsonl was cut short (a stop while it was "
+              f"written) and is left out; replaying the {len(session.events)} events before it", file=sys.stderr)
+    show, close, written = None, None, []
+    if args.screenshots:
+        show, written = screenshots(args.screenshots, size)
+    elif not args.headless:
+        show, close = live(size, fullscreen=args.fullscreen, speed=args.speed, stepping=args.step)
+    try:
+        difference = replay_session(session, check=args.check, show=show, advisor=args.advisor)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if close:
+            close()
+    if written:
+        print(f"{len(written)} screens written to {args.screenshots}")
+    if difference is not None and not isinstance(difference, CutShort):
+        print(f"DIFFERENCE in {args.session}\n{difference}")
+        return 1
+    done = f"replayed{' and checked' if args.check else ''}"
+    cut = f"{difference}; {done} up to there" if difference else done
+    print(f"{args.session}: {cut}, no difference")
+    return 0

@@ -1,0 +1,225 @@
+"""`tabletop21 run [--config FILE]`: the appliance itself: camera, buttons, display."""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+import time
+from contextlib import ExitStack, suppress
+from dataclasses import replace
+from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from tabletop21.settings import LIVE_CAMERAS
+from table.errors import TableError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("run", help="start the table appliance (camera, buttons, display)")
+    parser.add_argument("--config", default=None, help="settings file (TOML); see docs/deploy/table.toml")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk mode)")
+    parser.add_argument("--frames", type=int, default=None,
+                        help="stop after this many camera frames and print the loop's timings (a smoke test)")
+    choice = parser.add_mutually_exclusive_group()
+    # Without either, a round left open by a stop or crash is resumed when the settings
+    # still describe its table and voided (every bet back) otherwise; the screen says which.
+    choice.add_argument("--resume", action="store_true",
+                        help="carry on with a round left open, or stop and say why it cannot be")
+    choice.add_argument("--void", action="store_true", help="void a round left open; its bets go back")
+    parser.set_defaults(run=run)
+
+
+def typed_lines() -> queue.Queue:
+    """Cards and d10s typed at the terminal, for tables where the camera does not read them yet."""
+    lines: queue.Queue = queue.Queue()
+
+    def pump() -> None:
+        for line in sys.stdin:
+            lines.put(line.strip())
+
+    if sys.stdin and sys.stdin.isatty():
+        threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def run(args) -> int:
+    from tabletop21.settings import load_config
+
+    config = load_config(args.config)
+    calibration = _calibration(config)  # opens nothing: a bad file starts nothing
+    display = _open_display(config, args.fullscreen)  # first to open: if it fails, nothing else was opened
+    with ExitStack() as opened:  # closed in reverse, whatever ends the run
+        opened.callback(display.close)
+        return _run(args, config, calibration, display, opened)
+
+
+def _open_display(config, fullscreen: bool):
+    import pygame
+
+    from display import Display
+
+    try:
+        return Display((config.display.width, config.display.height),
+                       fullscreen=fullscreen or config.display.fullscreen)
+    except pygame.error as err:
+        pygame.display.quit()
+        raise TableError(f"the display did not start ({err}): run `tabletop21 doctor` to see why; on the Pi "
+                         "start it from the console with SDL_VIDEODRIVER=kmsdrm, or from the desktop") from None
+
+
+def _run(args, config, calibration, display, opened: ExitStack) -> int:
+    from display import QUIT
+    from tabletop21.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
+    from tabletop21.folders import folder_to_keep
+    from hardware.frames import ReconnectingSource
+    from tabletop21.recording import EndOfRecording, Manifest, SessionWriter, new_session_folder
+    from tabletop21.devices import open_source
+    from table.driver import Driver, house_account
+    from tabletop21.store import BankrollStore
+    from vision.settle import SettleDetector
+
+    game, seats = config.table.game, config.table.seats
+    typed = tuple(kind for kind, how in (("card", config.input.cards), ("d10", config.input.d10),
+                                          ("tile", config.input.dominoes)) if how == "typed")
+    driver = Driver(game, seats, bet=config.table.bet, seat_bets=tuple(config.table.bets.items()), typed_kinds=typed,
+                    rules=tuple(config.rules.items()))
+    # Whatever a setting or a device can fail at comes before the store is written
+    # to: reopening a round can void it, and a round voided by a start that then
+    # stopped on a bad sessions folder or an unplugged camera is lost to the start
+    # after the fix, which would have resumed it.
+    started = datetime.now()
+    root = Path(config.table.sessions).expanduser()
+    made = _missing(root)  # looked for first: new_session_folder makes them
+    folder = new_session_folder(root, started)
+    opened.callback(_drop_if_unrecorded, folder, made)
+    source = ReconnectingSource(lambda: open_source(config), first=_open_camera(config, open_source))
+    opened.callback(source.close)
+    controls = None
+    if config.gpio.enabled:
+        from tabletop21.devices import open_controls
+
+        controls = open_controls(config.gpio)
+        opened.callback(controls.close)
+    store_path = Path(config.table.store).expanduser()
+    folder_to_keep(store_path.parent, "the bankroll file", "point [table] store at a file in a folder")
+    store = BankrollStore(store_path)
+    opened.callback(store.close)
+    ledger = store.open_table({seat: config.table.chips for seat in seats} | {h: 0 for h in house_account(game)},
+                              house_account(game))
+    reopened = reopen_round(store, driver, "resume" if args.resume else "void" if args.void else "auto")
+    if reopened.notice:
+        print(f"tabletop21: {reopened.notice}")
+    kinds = reader_kinds(game, typed)
+    recorder = SessionWriter(folder, Manifest(game, seats, settings={
+        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(),
+        "driver": reopened.driver, "readers": list(kinds), "calibration": calibration},
+        versions={"tabletop21": _version()}, created=started.isoformat(timespec="seconds")))
+    opened.callback(recorder.close)
+    appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(calibration),
+                          table_reader(kinds, calibration), store=store, recorder=recorder,
+                          controls=controls, advisor=config.display.advisor, notice=reopened.notice)
+    lines = typed_lines()
+    print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc on the display (or Ctrl+C) quits.")
+    timings: dict[str, list[float]] = {"table (camera, settle, read, rules)": [], "display": []}
+    try:
+        while args.frames is None or len(timings["display"]) < args.frames:
+            presses = display.poll()
+            if QUIT in presses:
+                break
+            entries = display.typed()
+            while not lines.empty():
+                entries.append(lines.get())
+            started = time.perf_counter()
+            view, image = appliance.tick(presses=[p for p in presses if p != QUIT], typed=entries)
+            drawn = time.perf_counter()
+            if display.typing:
+                view = replace(view, prompt=replace(view.prompt, message=f"Typed: {display.typing}_  (Enter to give it)"))
+            display.show(view, image)
+            timings["table (camera, settle, read, rules)"].append(drawn - started)
+            timings["display"].append(time.perf_counter() - drawn)
+            if image is None:
+                time.sleep(0.05)  # no camera: do not spin
+    except KeyboardInterrupt:
+        pass
+    except EndOfRecording as err:  # a recorded session as the camera, played to its end
+        print(f"tabletop21: {err}: the run ends.")
+    finally:
+        for stage, seconds in timings.items():
+            if seconds:
+                ordered = sorted(seconds)
+                print(f"{stage}: {1000 * sum(ordered) / len(ordered):.1f} ms mean, "
+                      f"{1000 * ordered[int(0.95 * (len(ordered) - 1))]:.1f} ms p95 over {len(ordered)} frames")
+    return 0
+
+
+def _open_camera(config, open_source):
+    """The camera, opened before the store is touched, or None when a live one does
+    not open: that is no reason to stop. On the appliance the table's screen is where
+    a person looks, so it says "Camera lost" and the camera is tried again, as when it
+    goes mid-run, where a stopped run would leave the screen blank while systemd
+    restarted it. A recorded session that is not there is a setting to fix and stops
+    the run (the reader's own error)."""
+    from hardware.frames import CameraLost
+
+    try:
+        return open_source(config)
+    except (CameraLost, OSError) as err:
+        print(f"tabletop21: the camera did not open ({err}); the screen says so and it is tried again. "
+              "Check its cable and [camera] in the settings; `tabletop21 doctor` tells more", file=sys.stderr)
+        return None
+
+
+def _missing(folder: Path) -> list[Path]:
+    """The folder and those above it that are not there yet, deepest first (os.path's
+    exists, since Path.exists raises where a folder above is unreadable, and
+    new_session_folder is the one to say that in words)."""
+    return [path for path in (folder, *folder.parents) if not os.path.exists(path)]
+
+
+def _drop_if_unrecorded(folder: Path, made: list[Path]) -> None:
+    """A run that stopped before its recording began (a round --resume refuses, GPIO
+    pins in use, a bad bankroll file) leaves no empty session folder for replay to
+    trip on, nor the empty sessions folder (and those above it) it made to hold it."""
+    with suppress(OSError):  # not empty: the recording began, or another run's is there, and it stays
+        for path in (folder, *made):
+            path.rmdir()
+
+
+def _calibration(config):
+    """The calibration the settings name, or the reason in one line: a table started
+    on a bad one failed at its first read, and on one made for another camera size it
+    refused every frame."""
+    from table.serial import CorruptRecord
+    from vision.calibration import Calibration
+
+    if not config.table.calibration:
+        return None
+    try:
+        calibration = Calibration.load(Path(config.table.calibration).expanduser())
+    except CorruptRecord as err:
+        raise TableError(f"{err}: fix [table] calibration in the settings, or make a new one with "
+                         "`tabletop21 calibrate`") from None
+    if config.camera.source in LIVE_CAMERAS:
+        _check_camera_size(calibration, config)
+    return calibration
+
+
+def _check_camera_size(calibration, config) -> None:
+    from vision.calibration import FrameMismatch
+
+    width, height = config.camera.width, config.camera.height
+    try:
+        calibration.check_frame((height, width))
+    except FrameMismatch as err:
+        raise TableError(f"{config.table.calibration} does not fit the camera's {width}x{height} frames "
+                         f"([camera] width and height): {err}") from None
+
+
+def _version() -> str:
+    try:
+        return version("tabletop21")
+    except PackageNotFoundError:
+        return "unknown"
