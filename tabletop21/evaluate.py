@@ -24,6 +24,7 @@ import numpy as np
 
 from table.rules.cards import RANKS
 from vision.image_io import load_bgr
+from tabletop21.progress import progress
 from table.reads import TableRead, inside
 
 
@@ -264,7 +265,7 @@ def photo_path(photo_dir: Path, name: str) -> Path:
 
 
 def evaluate(photo_dir: str | Path, reader: Callable[[np.ndarray], TableRead],
-             names: list[str] | None = None) -> list[PhotoScore]:
+             names: list[str] | None = None, *, show_progress: bool = False) -> list[PhotoScore]:
     """Run `reader` on each labelled photo (all of them unless `names` is given).
     Raises BadLabels for a bad labels.json or one in which no photo holds an object
     (after the first photo is read, so a missing photo is named first), NotAnImage
@@ -278,7 +279,7 @@ def evaluate(photo_dir: str | Path, reader: Callable[[np.ndarray], TableRead],
         reader(load_bgr(photo_path(photo_dir, names[0])))
     kinds = _scored_kinds(labels, photo_dir)
     results = []
-    for name in names:
+    for name in progress(names, len(names), "photos read") if show_progress else names:
         frame = load_bgr(photo_path(photo_dir, name))
         start = time.perf_counter()
         read = reader(frame)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -16,6 +16,28 @@ from table.serial import dumps
 from table.view import TableView
 
 Show = Callable[[TableView, "np.ndarray | None", float], None]
+# Seconds a screen stays up at speed 1 before the next one replaces it, whatever the
+# recording's own clock says: a recorded round runs at machine speed (a whole Dicey 21
+# round inside 20 ms), and a person needs time to read what was rolled and paid.
+HOLDS = {"results": 5.0, "reading": 2.0, "play": 2.0, "bets": 2.5, "attract": 2.0, "error": 3.0, "stats": 4.0,
+         "paytable": 4.0, "typed": 2.0}
+HOLD = 1.5  # any other screen
+
+
+def hold_before_next(shown: TableView | None, upcoming: TableView, recorded_gap: float, speed: float) -> float:
+    """Wall seconds to wait before `upcoming` replaces the screen `shown`: the recorded
+    gap, but a changed screen at least its HOLDS time, both scaled by `speed` (0: no
+    wait at all). The same screen again (a new camera frame) waits the recorded gap."""
+    if speed <= 0:
+        return 0.0
+    gap = max(recorded_gap, 0.0)
+    if shown is not None and upcoming != shown:
+        gap = max(gap, HOLDS.get(shown.screen, HOLD))
+    return gap / speed
+
+
+class Quit(Exception):
+    """The person closed the window or pressed Esc: a normal end (exit 0), as in `run`."""
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -55,11 +77,12 @@ def screenshots(folder: str | Path, size: tuple[int, int]) -> tuple[Show, list[P
 
 
 def live(size: tuple[int, int], *, fullscreen: bool, speed: float, stepping: bool) -> tuple[Show, Callable[[], None]]:
-    """A window that follows the recording's own clock, or waits for a key per step."""
+    """A window paced for a person (`hold_before_next`), or waiting for a key per step."""
     from display import QUIT, Display
 
     display = Display(size, fullscreen=fullscreen)
-    clock = {"recorded": None, "wall": time.monotonic()}
+    clock: dict[str, float | None] = {"recorded": None, "wall": time.monotonic()}
+    last: dict[str, Any] = {"view": None, "frame": None}
 
     def show(view: TableView, frame: np.ndarray | None, t: float) -> None:
         if stepping:
@@ -67,16 +90,17 @@ def live(size: tuple[int, int], *, fullscreen: bool, speed: float, stepping: boo
             while not (pressed := display.poll()):
                 time.sleep(0.02)
             if QUIT in pressed:
-                raise KeyboardInterrupt
+                raise Quit
             return
-        if clock["recorded"] is not None and speed > 0:
-            due = clock["wall"] + (t - clock["recorded"]) / speed
+        recorded, wall = clock["recorded"], clock["wall"]
+        if recorded is not None and wall is not None:
+            due = wall + hold_before_next(last["view"], view, t - recorded, speed)
             while time.monotonic() < due:
-                display.show(view, frame)
+                display.show(last["view"], last["frame"])  # the screen being read stays up, and live
                 if QUIT in display.poll():
-                    raise KeyboardInterrupt
+                    raise Quit
                 time.sleep(0.02)
-        clock["recorded"], clock["wall"] = t, time.monotonic()
+        clock["recorded"], clock["wall"], last["view"], last["frame"] = t, time.monotonic(), view, frame
         display.show(view, frame)
 
     return show, display.close

@@ -6,6 +6,7 @@ wrong one is explained field by field instead of failing somewhere later."""
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field, fields, replace
@@ -110,6 +111,26 @@ SCREEN = Sizes("a screen", (320, 240), (7680, 4320))
 # reader could find, and no camera the appliance drives (the Pi's modules, USB
 # webcams) gives more than 8192 a side; 0 or -5 asked the camera for nothing it has.
 CAMERA_FRAME = Sizes("a camera frame", (64, 48), (8192, 8192))
+
+
+SETTINGS_ENV = "TABLETOP21_CONFIG"  # names the settings file when --config does not
+DEFAULT_SETTINGS = Path("~/tabletop21/table.toml")  # where the README's set-up puts it
+
+
+def find_settings(given: str | Path | None) -> tuple[Path | None, str]:
+    """The settings file `run` and `doctor` read, and a line saying which and why:
+    --config, else $TABLETOP21_CONFIG, else ~/tabletop21/table.toml where it exists,
+    else none (the built-in defaults, for a laptop with a webcam)."""
+    if given is not None:
+        return Path(given), f"settings: {given} (--config)"
+    named = os.environ.get(SETTINGS_ENV, "").strip()
+    if named:
+        return Path(named).expanduser(), f"settings: {named} (${SETTINGS_ENV})"
+    default = DEFAULT_SETTINGS.expanduser()
+    if default.is_file():
+        return default, f"settings: {default} (the default place)"
+    return None, (f"settings: no file at {default} and no ${SETTINGS_ENV}: using the built-in defaults "
+                  "(a laptop's webcam, no GPIO)")
 
 
 def load_config(path: str | Path | None) -> ApplianceConfig:

@@ -112,6 +112,7 @@ def pictures(tmp_path):
     cv2.imwrite(str(tmp_path / "table.png"), np.full((64, 96, 3), 90, np.uint8))
     (tmp_path / "text.txt").write_text("hello")
     (tmp_path / "adir").mkdir()
+    (tmp_path / "taken.json").mkdir()
     return tmp_path
 
 
@@ -119,7 +120,8 @@ def pictures(tmp_path):
     ("dot.png", "cal.json", ["dot.png: too small for a frame of the table"]),
     ("adir", "cal.json", ["adir: a directory, not an image file"]),
     ("table.png", "nowhere/cal.json", ["nowhere/cal.json: cannot write the calibration (No such file"]),
-    ("table.png", "adir", ["adir: cannot write the calibration (Is a directory)"]),
+    ("table.png", "taken.json", ["taken.json: cannot write the calibration (Is a directory)"]),
+    ("table.png", "table.toml", ["table.toml: a calibration is saved as JSON; name the file .json"]),
 ])
 def test_calibrate_errors_are_one_line(capsys, pictures, image, output, words):
     code, _, err = run(capsys, "calibrate", str(pictures / image), "-o", str(pictures / output))
@@ -239,8 +241,8 @@ def test_calibrate_says_why_the_die_size_is_unknown(capsys, tmp_path):
     grainy = np.clip(np.full((240, 320, 3), 120.0) + rng.normal(0, 40, (240, 320, 3)), 0, 255).astype(np.uint8)
     cv2.imwrite(str(tmp_path / "grainy.png"), grainy)
     code, out, _ = run(capsys, "calibrate", str(tmp_path / "grainy.png"), "-o", str(tmp_path / "cal.json"))
-    assert code == 0 and "die face unknown (the dice reader refused the view: the picture is too grainy" in out
-    assert "give --die-px N" in out
+    assert code == 0 and "die face not measured (the dice reader refused the view: the picture is too grainy" in out
+    assert "--die-px N sets it" in out
 
 
 def test_calibrate_refuses_a_long_narrow_strip_in_one_line(capsys, tmp_path):
@@ -260,3 +262,37 @@ def test_read_with_a_calibration_of_another_frame_size_is_an_error_entry_for_tha
     (entry,) = json.loads(out)
     assert code == 1 and entry["file"] == str(pictures / "table.png")
     assert "made on 640x640 frames, this one is 96x64" in entry["error"]
+
+
+def test_eval_says_what_is_missing_and_draws_its_worst_photos_without_being_told_where(capsys, tmp_path, monkeypatch):
+    code, _, err = run(capsys, "eval", str(tmp_path / "nowhere"))
+    one_error_line(code, err, "nowhere: no such folder")
+    code, _, err = run(capsys, "eval", str(tmp_path))
+    one_error_line(code, err, "no labels.json in this folder")
+    monkeypatch.chdir(tmp_path)
+    fixtures = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
+    code, out, _ = run(capsys, "eval", str(fixtures), "--show", "1")
+    assert code == 0 and "drawn in eval-show/" in out and len(list((tmp_path / "eval-show").glob("*.png"))) == 1
+
+
+def test_read_says_why_a_piece_is_unreadable(capsys, tmp_path):
+    cv2.imwrite(str(tmp_path / "grey.png"), np.full((200, 200, 3), 128, np.uint8))
+    code, out, _ = run(capsys, "read", str(tmp_path / "grey.png"))
+    assert code == 0 and "unreadable (" in out and ": " in out.split("unreadable (")[1]
+
+
+def test_calibrate_takes_its_frame_from_the_camera_and_saves_where_the_settings_say(capsys, tmp_path):
+    """A Pi has no photo of its table to hand: the frame comes from the configured camera
+    (here a recorded session), and an empty table is calibrated without a die size."""
+    from hardware.frames import Frame
+    from tabletop21.recording import Manifest, SessionWriter
+
+    with SessionWriter(tmp_path / "session", Manifest("dicey21", ("a",))) as writer:
+        frame = np.full((480, 640, 3), (60, 110, 60), np.uint8)
+        frame[40:440, 60:580] = (40, 120, 40)
+        writer.save_frame(Frame(frame, 1, 0.0))
+    settings = tmp_path / "table.toml"
+    settings.write_text(f'[table]\ncalibration = "{tmp_path}/cal.json"\n[camera]\nsource = "{tmp_path}/session"\n')
+    code, out, _ = run(capsys, "calibrate", "--config", str(settings))
+    assert code == 0 and f"saved {tmp_path}/cal.json" in out and "die face not measured" in out
+    assert (tmp_path / "cal.json").is_file()

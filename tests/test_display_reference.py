@@ -21,6 +21,7 @@ import pytest
 
 from display import render_screen
 from display.examples import all_views, example_frame
+from tabletop21.screenshots import PICKS
 from vision.image_io import load_bgr
 
 REFERENCES = Path(__file__).parent / "display_reference"
@@ -85,3 +86,12 @@ def test_the_comparison_catches_a_changed_bankroll_and_any_changed_die():
         other = replace(hand, items=(hand.items[0], replace(hand.items[1], value=value)))
         rerolled = replace(view, seats=(view.seats[0], replace(gus, hands=(other,))) + view.seats[2:])
         assert not looks_the_same(render("", rerolled), reference), f"a d10 showing {value} passed for 0"
+
+
+@pytest.mark.parametrize("key", PICKS)
+def test_the_readmes_screenshots_are_what_the_code_draws_now(key):
+    """docs/screenshots is the README's gallery; remake it after a change to the look
+    with `python -m tabletop21.screenshots docs/screenshots`."""
+    path = Path(__file__).resolve().parents[1] / "docs" / "screenshots" / (key.replace("/", "-") + ".png")
+    shown = cv2.resize(load_bgr(path), (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
+    assert looks_the_same(render(key), shown), f"{path.name} is stale: run python -m tabletop21.screenshots"

@@ -110,3 +110,23 @@ def test_doctor_refuses_the_chips_run_refuses_in_the_same_words(tmp_path, capsys
     assert capsys.readouterr().err == said and "[table] chips: " in said
     assert "9999999999999999999 is more chips than a bankroll file holds" in said
     assert not (tmp_path / "bank.sqlite").exists() and not (tmp_path / "sessions").exists()
+
+
+def test_doctor_and_run_find_the_settings_file_and_say_which(tmp_path, monkeypatch, capsys):
+    from tabletop21.cli import main
+    from tabletop21.settings import SETTINGS_ENV, find_settings
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv(SETTINGS_ENV, raising=False)
+    assert find_settings(None)[0] is None and "built-in defaults" in find_settings(None)[1]
+    home_file = tmp_path / "tabletop21" / "table.toml"
+    home_file.parent.mkdir()
+    home_file.write_text(f'[table]\nstore = "{tmp_path}/bank.sqlite"\n[camera]\nsource = "{tmp_path}/none"\n')
+    assert find_settings(None) == (home_file, f"settings: {home_file} (the default place)")
+    named = tmp_path / "other.toml"
+    named.write_text(home_file.read_text())
+    monkeypatch.setenv(SETTINGS_ENV, str(named))
+    assert find_settings(None)[0] == named and find_settings("given.toml")[0].name == "given.toml"
+    assert main(["doctor"]) == 1  # the camera named there gives no picture
+    out = capsys.readouterr().out
+    assert out.startswith(f"settings: {named} (${SETTINGS_ENV})") and "camera" in out

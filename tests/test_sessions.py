@@ -238,3 +238,24 @@ def test_a_speed_playback_cannot_keep_is_refused_in_words(speed, capsys):
 def test_step_without_a_window_is_refused_rather_than_ignored(capsys, no_window):
     assert main(["replay", str(SESSIONS / "dice-blackjack"), "--step", *no_window]) == 2
     assert "--step waits for a key at every step, which needs a window" in capsys.readouterr().err
+
+
+def test_the_demo_holds_each_screen_long_enough_to_read_whatever_the_recorded_clock():
+    """The bundled sessions run at machine speed; paced by their clock alone the window
+    showed "Reading 3 dice..." and closed. Measured on the playback clock, not slept."""
+    from tabletop21.cli import build_parser
+    from tabletop21.playback import HOLDS, hold_before_next
+    from tabletop21.recording import SessionReader
+    from tabletop21.replay import replay_session
+
+    shown: list = []
+    replay_session(SessionReader(SESSIONS / "dicey21"), show=lambda view, frame, t: shown.append((view, t)))
+    waits = [hold_before_next(before[0], after[0], after[1] - before[1], 1.0) for before, after in zip(shown, shown[1:])]
+    changes = [(before[0].screen, wait) for before, after, wait in zip(shown, shown[1:], waits) if after[0] != before[0]]
+    results = [wait for screen, wait in changes if screen == "results"]
+    assert results and min(results) >= HOLDS["results"] >= 3
+    assert all(wait >= 1.0 for _, wait in changes)
+    assert sum(waits) > 30  # about a minute of demo, where the recorded clock gave well under a second
+    assert hold_before_next(shown[0][0], shown[-1][0], 0.01, 2.0) == HOLDS[shown[0][0].screen] / 2
+    assert hold_before_next(shown[0][0], shown[-1][0], 0.01, 0) == 0
+    assert build_parser().parse_args(["demo", "--step"]).step

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 
 from table.errors import TableError
 
@@ -15,6 +16,15 @@ from table.errors import TableError
 # the plain-words messages this command prints; our errors say what went wrong.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+# SDL complains on stderr ("XDG_RUNTIME_DIR is invalid or not set") where no desktop
+# session set one, as under systemd or ssh: give it a private folder of its own.
+if not os.environ.get("XDG_RUNTIME_DIR"):
+    _runtime = os.path.join(tempfile.gettempdir(), f"tabletop21-runtime-{os.getuid()}")
+    try:
+        os.makedirs(_runtime, mode=0o700, exist_ok=True)
+        os.environ["XDG_RUNTIME_DIR"] = _runtime
+    except OSError:  # no such folder to be had: SDL says its line, nothing worse
+        pass
 # The readers' small matrix products gain nothing from BLAS threads, which only fight
 # the camera loop (and each other) for the Pi's cores; set before numpy is imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

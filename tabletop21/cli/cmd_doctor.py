@@ -1,18 +1,21 @@
 """`tabletop21 doctor [--config FILE]`: what works, what does not, and how to fix it."""
 
 from tabletop21 import doctor
-from tabletop21.settings import load_config
+from tabletop21.settings import find_settings, load_config
 from tabletop21.devices import open_source
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("doctor", help="check camera, GPIO, display, calibration and bankroll file")
-    parser.add_argument("--config", default=None, help="settings file (TOML)")
+    parser.add_argument("--config", default=None,
+                        help="settings file (TOML); default $TABLETOP21_CONFIG, else ~/tabletop21/table.toml")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    config = load_config(args.config)
+    path, said = find_settings(args.config)
+    config = load_config(path)
+    print(said)
     camera = doctor.check_camera(config, open_source)
     findings = [
         camera,

@@ -22,12 +22,16 @@ from vision.image_io import NotAnImage, load_bgr
 from vision.read import READERS, read_table
 
 
+SHOW_OUT = "eval-show"  # where --show draws when no --out is given
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("eval", help="score the reader against labelled photos")
     parser.add_argument("directory", metavar="DIR")
     parser.add_argument("--split", choices=("even", "odd", "all"), default="all")
     parser.add_argument("--show", type=int, default=0, metavar="N", help="draw the N worst photos")
-    parser.add_argument("--out", metavar="OUTDIR", help="where --show writes its pictures")
+    parser.add_argument("--out", metavar="OUTDIR", default=None,
+                        help=f"where --show writes its pictures (default {SHOW_OUT}/)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--dice-model", metavar="FILE", action="append",
                         help="score the dice reader alone with these weights (e.g. trained on the other "
@@ -58,13 +62,15 @@ def _load_network(path: str) -> TinyCNN:
 
 def run(args) -> int:
     directory = Path(args.directory)
+    if not directory.is_dir():
+        raise TableError(f"{directory}: no such folder (give a folder holding labels.json and the photos)")
     if not (directory / "labels.json").is_file():
-        raise TableError(f"{directory}: no labels.json")
-    if args.show and not args.out:
-        raise TableError("--show needs --out OUTDIR")
+        raise TableError(f"{directory}: no labels.json in this folder (the labels the photos are scored against)")
+    if args.show < 0:
+        raise TableError(f"--show {args.show}: the number of photos to draw is 0 or more")
     # Made before the photos are scored: a file in the way is one line, not a traceback
     # after the whole evaluation.
-    out = folder_to_keep(args.out, "drawn reads", "name a folder for --out") if args.show else None
+    out = folder_to_keep(args.out or SHOW_OUT, "drawn reads", "name a folder for --out") if args.show else None
     cv2.setNumThreads(1)
     try:
         labels = load_labels(directory)
@@ -81,7 +87,7 @@ def run(args) -> int:
                          face_networks=tuple(_load_network(path) for path in args.face_model or ()),
                          hue_networks=tuple(_load_network(path) for path in args.hue_model or ()))
     try:
-        results = evaluate(directory, reader, names)
+        results = evaluate(directory, reader, names, show_progress=True)
     except (NotAnImage, BadLabels) as err:  # a labelled photo missing or not a picture; nothing labelled
         raise TableError(str(err)) from err
     result = summary(results)
@@ -95,4 +101,5 @@ def run(args) -> int:
             cv2.imwrite(str(out / (Path(photo.file).stem + "_read.png")),
                         draw(frame, reader(frame), labels[photo.file]))
             print(f"{photo.file}: " + "; ".join(photo.mistakes or ["no mistakes"]))
+        print(f"the {min(args.show, len(results))} photos with most mistakes are drawn in {out}/")
     return 0

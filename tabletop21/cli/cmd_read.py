@@ -37,8 +37,11 @@ def _summary(entry: dict) -> str:
         "cards": [c["rank"] + (c["suit"] or "") for c in entry["cards"]],
     }
     parts = [f"{kind} {' '.join(values)}" for kind, values in listed.items() if values]
-    counted = {"face down": entry["face_down"], "unreadable": entry["unreadable"]}
-    parts += [f"{len(items)} {what}" for what, items in counted.items() if items]
+    if entry["face_down"]:
+        parts.append(f"{len(entry['face_down'])} face down")
+    if entry["unreadable"]:
+        reasons = sorted({f"{u.get('kind', 'die')}: {u['reason']}" for u in entry["unreadable"]})
+        parts.append(f"{len(entry['unreadable'])} unreadable ({'; '.join(reasons)})")
     return f"{entry['file']}: {'; '.join(parts) or 'nothing read'}"
 
 

@@ -24,8 +24,9 @@ def register(subparsers) -> None:
     replay.set_defaults(run=run_replay)
     demo = subparsers.add_parser("demo", help="replay the bundled Dicey 21 session on the display")
     _display_options(demo, f"no window: every screen to PNG files, in --screenshots DIR or {DEMO_SCREENS}/")
+    demo.add_argument("--step", action="store_true", help="wait for a button or key at every step")
     demo.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
-    demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, step=False, advisor=True)
+    demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, advisor=True)
 
 
 def _speed(text: str) -> float:
@@ -77,7 +78,7 @@ def has_screen() -> bool:
 
 
 def run_replay(args) -> int:
-    from tabletop21.playback import live, parse_size, screenshots
+    from tabletop21.playback import Quit, live, parse_size, screenshots
     from tabletop21.recording import SessionReader
     from tabletop21.replay import CutShort, replay_session
 
@@ -97,6 +98,9 @@ def run_replay(args) -> int:
         show, close = live(size, fullscreen=args.fullscreen, speed=args.speed, stepping=args.step)
     try:
         difference = replay_session(session, check=args.check, show=show, advisor=args.advisor)
+    except Quit:
+        print(f"{args.session}: stopped from the window")
+        return 0
     except KeyboardInterrupt:
         return 130
     finally:

@@ -19,7 +19,9 @@ from table.errors import TableError
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("run", help="start the table appliance (camera, buttons, display)")
-    parser.add_argument("--config", default=None, help="settings file (TOML); see docs/deploy/table.toml")
+    parser.add_argument("--config", default=None,
+                        help="settings file (TOML; see docs/deploy/table.toml); default $TABLETOP21_CONFIG, "
+                             "else ~/tabletop21/table.toml")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk mode)")
     parser.add_argument("--frames", type=int, default=None,
                         help="stop after this many camera frames and print the loop's timings (a smoke test)")
@@ -46,9 +48,11 @@ def typed_lines() -> queue.Queue:
 
 
 def run(args) -> int:
-    from tabletop21.settings import load_config
+    from tabletop21.settings import find_settings, load_config
 
-    config = load_config(args.config)
+    path, said = find_settings(args.config)
+    config = load_config(path)
+    print(said)
     calibration = _calibration(config)  # opens nothing: a bad file starts nothing
     display = _open_display(config, args.fullscreen)  # first to open: if it fails, nothing else was opened
     with ExitStack() as opened:  # closed in reverse, whatever ends the run
