@@ -55,14 +55,18 @@ def reading(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float)
     heading, rest = split_rows(inner, (0.2, 0.8))
     if view.camera is None:
         title = "Waiting for a read"
+    elif view.camera.hand:
+        title = "Hand over the table"
     elif view.camera.rolling:
         title = "Dice still rolling"
     else:
         unsure = sum(overlay.unreadable for overlay in overlays)
         title = f"Read {len(overlays) - unsure}, unsure {unsure}" if unsure else f"Read {len(overlays)} object{'s' if len(overlays) != 1 else ''}"
     canvas.text(title, heading, theme.BODY, theme.GOLD)
-    if view.camera is not None and view.camera.rolling:
-        canvas.text("The table is read as soon as the dice stop moving.", rest.inflate(0, -rest.h // 3), theme.SMALL, theme.WHITE, wrap=True, valign="top")
+    if view.camera is not None and (view.camera.rolling or view.camera.hand):
+        waits = ("The table is read once hands and the cup are clear of it." if view.camera.hand else
+                 "The table is read as soon as the dice stop moving.")
+        canvas.text(waits, rest.inflate(0, -rest.h // 3), theme.SMALL, theme.WHITE, wrap=True, valign="top")
     text_list(canvas, [list_text(overlay, n) for n, overlay in enumerate(overlays, start=1)], rest, [theme.READ_BAD if o.unreadable else theme.WHITE for o in overlays])
 
 

@@ -131,6 +131,7 @@ class CameraView:
     frame_size: tuple[int, int]  # (width, height) of that frame in pixels
     overlays: tuple[Overlay, ...] = ()
     rolling: bool = False  # the dice are still moving: nothing is read yet
+    hand: bool = False  # a hand or the cup is over the table: nothing is read until it is clear
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,8 @@ class Table:
     motion: str = ""
     read: TableRead | None = None
     read_frame: tuple[int, tuple[int, int]] | None = None
+    shown_frame: tuple[int, tuple[int, int]] | None = None  # the frame on screen now
+    read_is_current: bool = False  # nothing has moved since `read` was taken
     history: dict[str, list[int]] = field(default_factory=dict)
     camera_error: str = ""
 
@@ -137,6 +139,9 @@ class Appliance:
 
     def _from_camera(self, frame: Frame) -> list[Any]:
         status = self.settle.update(frame.image).state
+        self.table.shown_frame = (frame.index, (frame.image.shape[1], frame.image.shape[0]))
+        if status in ("rolling", "hand"):
+            self.table.read_is_current = False  # the last read's boxes are no longer where the pieces are
         events: list[Any] = []
         if status != self.table.motion:
             self.table.motion = status
@@ -146,6 +151,7 @@ class Appliance:
             image = self.recorder.save_frame(frame) if self.recorder else frame.image
             read = self.read(image)
             self.table.read, self.table.read_frame = read, (frame.index, (frame.image.shape[1], frame.image.shape[0]))
+            self.table.read_is_current = True
             events.append(SettledRead(read))
         return events
 
@@ -194,9 +200,11 @@ class Appliance:
                 "nothing; the round waits and nothing is lost.",
                 table.camera_error))
         camera = None
-        if table.read is not None and table.read_frame is not None:
-            index, size = table.read_frame
-            camera = CameraView(str(index), size, overlays_from_read(table.read), rolling=table.motion == "rolling")
+        if table.shown_frame is not None:  # the frame on screen, with the last read's boxes while they fit it
+            index, size = table.shown_frame
+            overlays = overlays_from_read(table.read) if table.read is not None and table.read_is_current else ()
+            camera = CameraView(str(index), size, overlays, rolling=table.motion == "rolling",
+                                hand=table.motion == "hand")
         stats = Stats(table.driver.round_no, tuple(SeatHistory(s, tuple(h)) for s, h in table.history.items()))
         view = build_view(table.driver, table.ledger, camera=camera, stats=stats, advice=self._advice_now(),
                           leds=leds, clock=self.clock)

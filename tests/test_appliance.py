@@ -340,3 +340,22 @@ def test_a_damaged_last_round_starts_the_table_afresh_rather_than_stopping_every
     reopened = reopen_round(store, at_table("dicey21"))
     assert reopened.driver == at_table("dicey21") and words in reopened.notice
     assert step(reopened.driver, Press("shake"), store.ledger()).round_no == 1, "the table deals"
+
+
+def test_the_reading_screen_shows_the_frame_now_and_drops_a_read_whose_pieces_have_moved():
+    """It drew the last read's boxes on a newer frame where the dice had moved, and said
+    "no camera image yet" while frames came in; a hand over the table went unsaid."""
+    camera = ScriptedCamera(["rolling"])
+    driver = Driver("dice-blackjack", ("ann", "bob"), bet=5)
+    appliance = Appliance(Table(driver, Ledger.open(BANKROLLS, (HOUSE,))), camera, ScriptedSettle(camera),
+                          dice_reader((6, 5)))
+    view, _ = appliance.tick()
+    assert view.camera is not None and view.camera.frame_ref == "1" and view.camera.rolling and not view.camera.overlays
+    appliance.tick(presses=["shake"])
+    camera.script = ["rolling", "rolling"]
+    while appliance.table.read is None:
+        view, _ = appliance.tick()
+    assert len(view.camera.overlays) == 2 and view.camera.frame_ref == str(camera.index)
+    camera.script = ["hand"]
+    view, _ = appliance.tick()
+    assert view.camera.hand and not view.camera.overlays and view.camera.frame_ref == str(camera.index)

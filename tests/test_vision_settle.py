@@ -144,3 +144,23 @@ def test_an_empty_table_of_another_shape_than_the_frames_is_not_compared_with_th
     detector = SettleDetector(empty_table=_with_die(np.full((720, 1280, 3), 90, np.uint8)))
     table = np.full((480, 640, 3), 200, np.uint8)
     assert [detector.update(table).state for _ in range(2)] == ["empty", "empty"]
+
+
+def test_a_detector_started_under_a_hand_relearns_the_empty_table_and_settles_again():
+    """Started while a hand was over the table, the detector took the hand for the
+    table, saw the bare table as a big object and never reported "settled" again."""
+    rng = np.random.default_rng(2)
+    table = np.full((240, 240, 3), 200, np.uint8)
+    arm = table.copy()
+    arm[100:240, 60:180] = (90, 120, 170)
+
+    def noisy(frame):
+        return np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+
+    detector = SettleDetector(relearn_frames=10)
+    detector.update(noisy(arm))  # the first frame: taken as the empty table
+    bare = [detector.update(noisy(table)).state for _ in range(12)]
+    assert bare[0] == "hand" and bare[-1] == "empty"
+    with_die = table.copy()
+    cv2.rectangle(with_die, (100, 100), (115, 115), (30, 30, 200), -1)
+    assert [detector.update(noisy(with_die)).state for _ in range(4)][-1] == "settled"

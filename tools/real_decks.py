@@ -10,7 +10,7 @@ scores a labelled folder. The art is read from the installed package at run time
 none of it is in the repository, and none of it was ever used to train.
 
     sudo apt-get install gnome-cards-data librsvg2-bin
-    python tools/real_decks.py [--scenes 10] [--seed 0] [--fans] [--decks anglo,paris]
+    python -m tools.real_decks [--scenes 10] [--seed 0] [--fans] [--decks anglo,paris]
 
 Without the package it says so and stops (exit 0): it is a measure, not a test.
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 # How far a die may reach past the frame's edge, in die sides (d6) or widths (d10).
-# The figures behind it are in docs/vision.md (d6) and docs/vision-cards-d10.md (d10).
+# Why: docs/tried/dice.md (d6) and docs/vision-cards-d10.md (d10).
 EDGE_OVERHANG = 0.2
 # An outline point this close to the frame's edge (pixels) lies on it. The d10
 # outlines come from a half-resolution mask, so the last column they can reach is 1-2

@@ -38,7 +38,11 @@ class SettleDetector:
 
     The empty table is taken from `empty_table` when given, otherwise from the first
     frame fed (start the detector before the dice are thrown), and it follows slow
-    light changes while the table stays empty.
+    light changes while the table stays empty. A first frame with a hand or a cup over
+    the table would leave that hand in the "empty" table for good, and the table would
+    never be seen to settle: so a large object that stays perfectly still for
+    `relearn_frames` frames (hands tremble; three seconds at 30 fps) is taken to be the
+    table itself, and that frame becomes the empty table.
 
     With a calibration every frame (and `empty_table`) must be of its frame size, or
     FrameMismatch is raised and nothing changes: its play area would lie elsewhere.
@@ -48,11 +52,13 @@ class SettleDetector:
     fit, is dropped. A frame of the same shape at another resolution is no change."""
 
     def __init__(self, calibration: Calibration | None = None, empty_table: np.ndarray | None = None,
-                 still_needed: int = 3, motion_fraction: float = 0.002, hand_fraction: float = 0.035):
+                 still_needed: int = 3, motion_fraction: float = 0.002, hand_fraction: float = 0.035,
+                 relearn_frames: int = 90):
         self.calibration = calibration
         self.still_needed = still_needed
         self.motion_fraction = motion_fraction
         self.hand_fraction = hand_fraction
+        self.relearn_frames = relearn_frames
         self._area: np.ndarray | None = None
         self._edge: np.ndarray | None = None
         self._empty: np.ndarray | None = None if empty_table is None else self._thumbs(empty_table)[0]
@@ -104,6 +110,9 @@ class SettleDetector:
         at_edge = np.unique(labels[self._edge]) if count > 1 else np.zeros(0, np.int32)
         reaching = max((sizes[i - 1] for i in at_edge if i), default=0) / n
         self._still = self._still + 1 if moved < self.motion_fraction else 0
+        if largest > self.hand_fraction and self._still >= self.relearn_frames:
+            self._empty = lab  # still for seconds: not a hand, but the table as it is now
+            return self._relearnt(moved)
         if largest > self.hand_fraction or reaching > self.hand_fraction / 4:
             state = "hand"
         elif coverage == 0 and self._still:
@@ -116,3 +125,7 @@ class SettleDetector:
             # Follow slow light drift only while nothing is on the table.
             self._empty = cv2.addWeighted(self._empty, 0.9, lab, 0.1, 0)
         return SettleState(state, round(moved, 5), round(coverage, 5), round(largest, 5), self._still)
+
+    def _relearnt(self, moved: float) -> SettleState:
+        """The state of a frame just taken as the empty table."""
+        return SettleState("empty", round(moved, 5), 0.0, 0.0, self._still)

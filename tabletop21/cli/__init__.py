@@ -1,6 +1,6 @@
 """The `tabletop21` command. Each sub-command lives in its own cmd_*.py module with a
-`register(subparsers)` function; COMMANDS lists them (a new command is one module and
-one entry there)."""
+`register(subparsers)` function; build_parser lists them (a new command is one module
+and one entry there)."""
 
 from __future__ import annotations
 

@@ -149,7 +149,7 @@ def glare(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
     """`share` of the BGR patches with a specular highlight painted on: a soft white
     streak or an arc along a rounded edge. Glossy dice under a lamp show one, and glare
     is the commonest cause of held-out misses; training with these was no better than
-    seed noise (docs/vision-d6-experiments.md), so the shipped networks do without.
+    seed noise (docs/tried/dice.md), so the shipped networks do without.
     Highlights are long and thin, unlike a pip, so the label stays true."""
     out = patches.copy()
     size = patches.shape[1]
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="initial weights and batch order")
     parser.add_argument("--rendered", type=int, default=RENDERED_SCENES, help="rendered scenes to add")
     parser.add_argument("--glare", type=float, default=0.0,
-                        help="share of training patches given a painted-on highlight (docs/vision-d6-experiments.md: tried, not shipped)")
+                        help="share of training patches given a painted-on highlight (docs/tried/dice.md: tried, not shipped)")
     parser.add_argument("--erase", type=float, default=0.0,
                         help="share of training patches with a small rectangle of random pixels (experiment, default off)")
     parser.add_argument("--defocus", type=float, default=0.0,

@@ -10,7 +10,7 @@ the table shows 0.74-1.3 of what the dice show, and on rendered fixtures of colo
 dice on coloured cloths under white light, -1.3 to 0.13. Only what lies past the
 photos' own spread is taken out, so the photos read exactly as they are.
 
-Two-fold held out, the photos with a cast (docs/vision.md, known limits): warm
+Two-fold held out, the photos with a cast (docs/vision.md, "Colour casts"): warm
 (blue 0.7, green 0.95, red 1.15) 1419 dice right and 138 photos perfect as read,
 1440 and 155 with the cast taken out; warmer (0.55 / 0.9 / 1.2) 1389 and 119 against
 1431 and 146; as taken, 1442 and 159 either way.

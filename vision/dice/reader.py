@@ -347,7 +347,7 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: li
     # network that sees colours otherwise (every die's hue turned to red's): read if it
     # is sure, at the same bar. Two-fold held out it read 3-7 more of 1487 dice right and
     # at most one more wrong, where a second network like the first read 1-3 more
-    # (docs/vision-d6-experiments.md).
+    # (docs/tried/dice.md).
     if doubtful := [n for n in unclear(doubtful) if face_call(calls[n])[2] < FLAT_ENOUGH]:
         for n, look in zip(doubtful, closer(doubtful, hue_networks, hue_turned=True)):
             if _sure(look) and look[NOT_A_DIE] <= _veto(found[n][0], doubted):
