@@ -10,7 +10,8 @@ from table.driver import (CONFIRM, MOTIONS, NEXT, PHASES, SHAKE, Driver, Motion,
                           check_driver, lit_leds, need_of, step)
 from table.errors import TableError
 from table.ledger import Ledger
-from table.rules import HOUSE, engine
+from table.games import engine
+from table.rules import HOUSE
 from table.views import build_view
 from vision.dice import read_dice
 from tools.render.fixtures import random_die

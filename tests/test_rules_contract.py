@@ -16,9 +16,10 @@ from table import serial
 from table.errors import BadBet, IllegalAction, TableError
 from table.ledger import MOST_CHIPS, Ledger
 from table.round_play import checked_apply, play_round, sample_chance
-from table.rules import CHANCE, GAME_MODULES, HOUSE, TERMINAL, engine, game_settings
+from table.games import GAMES as REGISTRY, engine, game
+from table.rules import CHANCE, HOUSE, TERMINAL
 
-GAMES = sorted(GAME_MODULES)
+GAMES = sorted(REGISTRY)
 SEATS = ("ann", "bob", "cat", "dan")
 START = 1_000
 
@@ -255,7 +256,7 @@ def test_auto_bets_only_proposes_bets_the_round_takes(game_id, rules, data):
     after the first round the last round's next_banker is named, so the banker may be
     anyone, broke or not (house-banked games ignore him)."""
     eng = engine(game_id)
-    settings_ = game_settings(game_id, rules)
+    settings_ = game(game_id).settings(rules)
     seats = SEATS[:data.draw(st.integers(1 if eng.HOUSE_BANKED else 2, min(len(SEATS), getattr(settings_, "max_seats", 9))))]
     chips = st.one_of(st.integers(0, 12), st.integers(0, 400), st.integers(0, 10**6))
     bankrolls = {seat: data.draw(chips, label=seat) for seat in seats}

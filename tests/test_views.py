@@ -9,14 +9,15 @@ from display import render_screen
 from table.driver import Driver, _advance
 from table.ledger import Ledger
 from table.round_play import checked_apply, sample_chance
-from table.rules import CHANCE, GAME_MODULES, HOUSE, engine
+from table.games import GAMES, engine
+from table.rules import CHANCE, HOUSE
 from table.view import ErrorInfo
 from table.views import build_view
 
 SEATS = ("ann", "bob", "cat")
 
 
-@pytest.mark.parametrize("game_id", sorted(GAME_MODULES))
+@pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_state_of_a_round_becomes_a_drawable_screen(game_id):
     eng = engine(game_id)
     rng = random.Random(11)

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from table.errors import BadValue, TableError
-from table.rules import CHANCE, TERMINAL
+from table.pieces import Piece
+from table.rules import CHANCE, TERMINAL, no_carry_over
 from table.rules import dice_hands as shared
 from table.rules.dice import check_die
-from table.rules.dice_hands import Bets, check_bet, Hit, Limits, Roll, RollOff, Stand, Table
+# Bets, check_bet, Hit, Roll and Stand are this engine's own, shared with the other dice game.
+from table.rules.dice_hands import Bets as Bets, check_bet as check_bet, Hit as Hit, Roll as Roll, Stand as Stand
+from table.rules.dice_hands import Limits, RollOff, Table
 
 GAME_ID = "blackjack-dice"
 DESCRIPTION = "Two d10 then one per hit against a rotating banker who draws to 17; 0 is ten, 1 is one or eleven"
@@ -32,7 +35,6 @@ BANKER_CHOOSES = "choose"  # house rule (a): the banker counts a 1 as 1 or 11
 ONE_IS_ELEVEN = "eleven"  # house rule (b): the banker's 1 is 11 whenever that is 21 or under
 BANKER_ONE_RULES = (BANKER_CHOOSES, ONE_IS_ELEVEN)
 
-__all__ = ["Bets", "check_bet", "Hit", "Stand", "Roll", "Settings", "State", "first_banker"]
 
 
 @dataclass(frozen=True)
@@ -177,20 +179,21 @@ def current_actor(state: State) -> str:
     return state.table.banker if _banker_turn(state) else state.players[state.turn]
 
 
-def _dice_due(state: State) -> int:
+def dice_due(state: State) -> int:
+    """How many dice the roll due is (one each in the first-banker roll-off)."""
     return 1 if state.roll_off or _hand(state).dice else 2
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
-    return shared.rolls_due(current_actor(state), _dice_due(state), SIDES)
+    return shared.rolls_due(current_actor(state), dice_due(state), SIDES)
 
 
 def legal_actions(state: State) -> tuple:
-    return shared.legal_moves(current_actor(state), _dice_due(state), SIDES, lambda: (Hit(), Stand()))
+    return shared.legal_moves(current_actor(state), dice_due(state), SIDES, lambda: (Hit(), Stand()))
 
 
 def apply(state: State, action) -> State:
-    rolled = shared.routed_roll(state, action, current_actor(state), _dice_due(state), SIDES, legal_actions,
+    rolled = shared.routed_roll(state, action, current_actor(state), dice_due(state), SIDES, legal_actions,
                                 _after_roll_off, _after_roll)
     if rolled is not None:
         return rolled
@@ -249,6 +252,7 @@ def next_banker(state: State) -> str | None:
 
 
 banker_for = shared.banker_for
+carry_over = no_carry_over
 
 
 def _hand_text(hand: Hand) -> str:
@@ -275,7 +279,7 @@ def describe(state: State) -> str:
         lines.append(f"The banker's 1 may count eleven ({hard + 10}, stand) or one ({hard}, hit and roll on)")
     elif current_actor(state) == CHANCE:
         roller = f"the banker {table.banker}" if _banker_turn(state) else state.players[state.turn]
-        lines.append(shared.dice_due_text(roller, _dice_due(state), SIDES))
+        lines.append(shared.dice_due_text(roller, dice_due(state), SIDES))
     if is_terminal(state):
         lines.append("Settled: " + ", ".join(f"{a} {n:+d}" for a, n in settle(state).items()))
     return "\n".join(lines)
@@ -299,8 +303,12 @@ def _result_text(state: State, hand: Hand) -> str:
 label = shared.label
 
 
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Roll:
+    return shared.roll_of(current_actor(state), pieces, dice_due(state), SIDES)
+
+
 def parse_outcome(state: State, text: str) -> Roll:
-    return shared.typed_roll(current_actor(state), text, _dice_due(state), SIDES)
+    return shared.typed_roll(current_actor(state), text, dice_due(state), SIDES)
 
 
 auto_bets = shared.auto_stakes

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
+from table.pieces import Piece, the_one
 from table.rules import CHANCE, TERMINAL
 from table.rules.cards import Card, full_pack, parse_card
 from table.rules.seating import check_bankroll, check_saved, check_table
@@ -367,6 +368,13 @@ def _spare_cards(state: State) -> int:
     return reachable - sum(1 for hand in state.hands if len(hand.cards) < 2)
 
 
+def banker_for(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+               turn: str | None = None) -> str | None:
+    """The dealer keeps the bank until another's natural takes it over (next_banker):
+    the table's `turn` is the banker."""
+    return turn
+
+
 def carry_over(state: State) -> dict:
     """The same pack goes on: this round's cards under the burned card."""
     return {"pack": next_pack(state)}
@@ -596,14 +604,23 @@ def describe(state: State) -> str:
     return "\n".join(lines)
 
 
-def parse_outcome(state: State, text: str) -> Draw:
-    """A typed card with its suit ('QS', '10h'): the pack is tracked card by card."""
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Draw:
+    """The card drawn, with its suit: the pack is tracked card by card."""
     if current_actor(state) != CHANCE:
         raise IllegalAction("no card is due now; it is a player's or the dealer's decision")
-    draw = Draw(parse_card(text, suit_required=True))
+    draw = Draw(the_one(pieces, Card))
+    if draw.card.suit is None:
+        raise BadValue(f"{str(draw.card)!r}: give the suit too (C, D, H or S), e.g. QS")
     if draw.card not in unseen_cards(state):
         raise IllegalAction(f"{draw.card} has already been dealt or discarded from this pack")
     return draw
+
+
+def parse_outcome(state: State, text: str) -> Draw:
+    """A typed card with its suit ('QS', '10h')."""
+    if current_actor(state) != CHANCE:
+        raise IllegalAction("no card is due now; it is a player's or the dealer's decision")
+    return outcome_of(state, (parse_card(text, suit_required=True),))
 
 
 def parse_bets(settings: Settings, text: str) -> Bets:

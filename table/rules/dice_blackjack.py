@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from table.errors import TableError
-from table.rules import CHANCE, TERMINAL
+from table.pieces import Piece
+from table.rules import CHANCE, TERMINAL, no_carry_over
 from table.rules import dice_hands as shared
-from table.rules.dice_hands import Bets, check_bet, Hit, Limits, Roll, RollOff, Stand, Table
+# Bets, check_bet, Hit, Roll and Stand are this engine's own, shared with the other dice game.
+from table.rules.dice_hands import Bets as Bets, check_bet as check_bet, Hit as Hit, Roll as Roll, Stand as Stand
+from table.rules.dice_hands import Limits, RollOff, Table
 
 GAME_ID = "dice-blackjack"
 DESCRIPTION = "Two d6 against a dealer: first roll doubled, then count both dice or either one; two pairs pay 2:1"
@@ -29,7 +32,6 @@ SIDES = 6
 TARGET = 21
 DEALER_STANDS = 17
 
-__all__ = ["Bets", "check_bet", "Hit", "Stand", "Roll", "Use", "Settings", "State"]
 
 
 @dataclass(frozen=True)
@@ -190,16 +192,17 @@ def current_actor(state: State) -> str:
     return state.table.banker if _dealer_turn(state) else _duel(state).player
 
 
-def _dice_due(state: State) -> int:
+def dice_due(state: State) -> int:
+    """How many dice the roll due is (one each in the first-banker roll-off)."""
     return 1 if state.roll_off else 2
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
-    return shared.rolls_due(current_actor(state), _dice_due(state), SIDES)
+    return shared.rolls_due(current_actor(state), dice_due(state), SIDES)
 
 
 def legal_actions(state: State) -> tuple:
-    return shared.legal_moves(current_actor(state), _dice_due(state), SIDES, lambda: _decisions(state))
+    return shared.legal_moves(current_actor(state), dice_due(state), SIDES, lambda: _decisions(state))
 
 
 def _decisions(state: State) -> tuple:
@@ -222,7 +225,7 @@ def _hand(state: State) -> Hand:
 
 
 def apply(state: State, action) -> State:
-    rolled = shared.routed_roll(state, action, current_actor(state), _dice_due(state), SIDES, legal_actions,
+    rolled = shared.routed_roll(state, action, current_actor(state), dice_due(state), SIDES, legal_actions,
                                 _after_roll_off, _after_roll)
     if rolled is not None:
         return rolled
@@ -302,6 +305,7 @@ def next_banker(state: State) -> str | None:
 
 
 banker_for = shared.banker_for
+carry_over = no_carry_over
 
 
 def _hand_text(hand: Hand) -> str:
@@ -341,7 +345,7 @@ def describe(state: State) -> str:
         lines.append("The dealer is below 17 but ties the player, so may stand on the tie or roll on")
     elif current_actor(state) == CHANCE:
         roller = f"the dealer {table.banker}" if _dealer_turn(state) else _duel(state).player
-        lines.append(shared.dice_due_text(roller, _dice_due(state), SIDES))
+        lines.append(shared.dice_due_text(roller, dice_due(state), SIDES))
     if is_terminal(state):
         lines.append("Settled: " + ", ".join(f"{a} {n:+d}" for a, n in settle(state).items()))
     return "\n".join(lines)
@@ -370,8 +374,12 @@ def label(action) -> str:
     return shared.label(action)
 
 
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Roll:
+    return shared.roll_of(current_actor(state), pieces, dice_due(state), SIDES)
+
+
 def parse_outcome(state: State, text: str) -> Roll:
-    return shared.typed_roll(current_actor(state), text, _dice_due(state), SIDES)
+    return shared.typed_roll(current_actor(state), text, dice_due(state), SIDES)
 
 
 auto_bets = shared.auto_stakes

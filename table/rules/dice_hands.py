@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 from table.errors import BadBet, BadValue, IllegalAction
 from table.rules import CHANCE, TERMINAL
+from table.pieces import Piece, dice_values
 from table.rules.dice import check_die, parse_dice
 from table.rules.seating import check_bankroll, check_saved, check_table, round_the_table
 
@@ -224,7 +225,13 @@ def require_dice_due(actor: str) -> None:
 def typed_roll(actor: str, text: str, count: int, sides: int) -> Roll:
     """What a person typed for the dice, for --manual play."""
     require_dice_due(actor)
-    return Roll(parse_dice(text, count, sides))
+    return roll_of(actor, parse_dice(text, count, sides), count, sides)
+
+
+def roll_of(actor: str, pieces: Sequence[Piece], count: int, sides: int) -> Roll:
+    """The dice that came out, as the camera or a person gives them."""
+    require_dice_due(actor)
+    return Roll(dice_values(pieces, count, sides))
 
 
 def rolls_due(actor: str, count: int, sides: int) -> tuple[tuple[Roll, Fraction], ...]:

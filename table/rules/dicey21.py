@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import product
-from typing import Mapping, Union
+from typing import Mapping, Sequence, Union
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.rules import CHANCE, HOUSE, TERMINAL
@@ -37,6 +37,7 @@ from table.rules.dicey21_pay import (
     hard_count,
     match_result,
 )
+from table.pieces import Piece, dice_values, the_one
 from table.rules.dicey21_shoe import PER_RANK_PER_DECK, Shoe
 from table.rules.seating import check_bankroll, check_saved, check_table
 
@@ -282,6 +283,11 @@ def raise_options(state: State, hand: Hand) -> range:
     return range(0, most + 1, hand.ante if state.settings.raise_in_whole_antes else 1)
 
 
+def dice_due(state: State) -> bool:
+    """Whether the chance event due is the roll of the three dice (else it is a card)."""
+    return _next_step(state)[0] == "roll"
+
+
 def current_actor(state: State) -> str:
     step, index = _next_step(state)
     if step in ("stand or hit", "raise"):
@@ -383,6 +389,12 @@ def next_banker(state: State) -> None:
     return None
 
 
+def banker_for(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+               turn: str | None = None) -> str | None:
+    """The house banks every round; the driver's `turn` is left as it is."""
+    return turn
+
+
 def carry_over(state: State) -> dict:
     """The shoe goes on to the next round until the cut card comes out."""
     return {"shoe": state.shoe}
@@ -467,16 +479,26 @@ def _score_word(score: int) -> str:
     return {0: "push", 1: "pays 1 to 1", TOP_SCORE_PAYS: f"pays {TOP_SCORE_PAYS} to 1"}[ante_ratio(score)]
 
 
-def parse_outcome(state: State, text: str) -> Action:
-    """Suits never matter here, so a typed suit is dropped: the outcome is the rank."""
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Action:
+    """The three dice as they lie, or the card dealt; suits never matter here, so a
+    card's suit is dropped: the outcome is the rank."""
     step, _ = _next_step(state)
     if step == "roll":
-        return Roll(parse_dice(text, DICE))
+        return Roll(dice_values(pieces, DICE))
     if step in ("first card", "second card"):
-        deal = Deal(Card(parse_card(text).rank))
+        deal = Deal(Card(the_one(pieces, Card).rank))
         if deal not in legal_actions(state):
             raise BadValue(f"every {deal.card.rank} of the shoe has been dealt: look at the card again")
         return deal
+    raise TableError("no card or dice are due now")
+
+
+def parse_outcome(state: State, text: str) -> Action:
+    step, _ = _next_step(state)
+    if step == "roll":
+        return outcome_of(state, parse_dice(text, DICE))
+    if step in ("first card", "second card"):
+        return outcome_of(state, (parse_card(text),))
     raise TableError("no card or dice are due now")
 
 

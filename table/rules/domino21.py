@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
-from table.rules import CHANCE, TERMINAL
+from table.pieces import Piece, the_one
+from table.rules import CHANCE, TERMINAL, no_carry_over
 from table.rules.seating import check_bankroll, check_saved, check_table, round_the_table
 from table.rules.tiles import Tile, full_set, parse_tile
 
@@ -577,11 +578,19 @@ def label(action: object) -> str:
     return repr(action)
 
 
-def parse_outcome(state: State, text: str) -> Draw:
-    tile = parse_tile(text)
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Draw:
+    """The tile drawn, whichever way round it lies."""
+    tile = the_one(pieces, Tile)
     if tile in in_play(state):
         raise BadValue(f"{tile} is already in play: type a tile from the boneyard")
     return Draw(tile)
+
+
+def parse_outcome(state: State, text: str) -> Draw:
+    return outcome_of(state, (parse_tile(text),))
+
+
+carry_over = no_carry_over
 
 
 def parse_bets(settings: Settings, text: str) -> Bets:
