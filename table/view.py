@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from table.errors import BadValue
+from table.pieces import PieceKind
 from table.rules.cards import Card
 from table.rules.dice import check_die
 
 SCREEN_KINDS = ("attract", "bets", "play", "reading", "results", "paytable", "stats", "error")
-ITEM_KINDS = ("die", "d10", "tile", "card")
+ITEM_KINDS = tuple(kind.item for kind in PieceKind)  # "die", "d10", "tile", "card"
 TILE_PIPS = 6  # a double-six set: each half shows 0..6 pips
 
 Box = tuple[float, float, float, float]
