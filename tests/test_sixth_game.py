@@ -14,7 +14,16 @@ from typing import Any
 
 import pytest
 
-from table.driver import CONFIRM, SHAKE, Driver, Motion, Press, SettledRead, need_of, step
+from table.driver import (
+    CONFIRM,
+    SHAKE,
+    Driver,
+    Motion,
+    Press,
+    SettledRead,
+    need_of,
+    step,
+)
 from table.errors import BadBet, IllegalAction, TableError
 from table.game import Game, Layout
 from table.games import GAMES, register, unregister
@@ -28,7 +37,7 @@ from table.views import build_view
 from tabletop21.cli import main
 
 
-class high_die:  # noqa: N801 - stands in for a module: the whole game, engine and all
+class high_die:  # stands in for a module: the whole game, engine and all
     GAME_ID = "high-die"
     DESCRIPTION = "High Die: each seat rolls one d6 against the house's; higher wins, a tie goes to the house"
     HOUSE_BANKED = True

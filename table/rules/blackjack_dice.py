@@ -11,18 +11,18 @@ may count it as 1 and draw on, and that choice is an action.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping, Sequence
+from random import Random
+from typing import Any
 
 from table.errors import BadValue, TableError
 from table.pieces import Piece
 from table.rules import CHANCE, TERMINAL, no_carry_over
 from table.rules import dice_hands as shared
 from table.rules.dice import check_die
-# Bets, check_bet, Hit, Roll and Stand are this engine's own, shared with the other dice game.
-from table.rules.dice_hands import Bets as Bets, check_bet as check_bet, Hit as Hit, Roll as Roll, Stand as Stand
-from table.rules.dice_hands import Limits, RollOff, Table
+from table.rules.dice_hands import Bets, Hit, Limits, Roll, RollOff, Stand, Table
 
 GAME_ID = "blackjack-dice"
 DESCRIPTION = "Two d10 then one per hit against a rotating banker who draws to 17; 0 is ten, 1 is one or eleven"
@@ -130,7 +130,7 @@ def first_banker(rolls: Mapping[str, int]) -> str | None:
 # --- the contract -----------------------------------------------------------------
 
 
-def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets], banker: str | None = None) -> State:
+def new_round(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets], banker: str | None = None) -> State:
     """With no banker named, the seats roll one d10 each and the lowest banks."""
     table = shared.open_table(settings, seats, bankrolls, bets, banker, shared.most_won(settings))
     if banker is None:
@@ -176,7 +176,7 @@ def current_actor(state: State) -> str:
         return TERMINAL
     if state.step == "roll":
         return CHANCE
-    return state.table.banker if _banker_turn(state) else state.players[state.turn]
+    return state.table.dealer if _banker_turn(state) else state.players[state.turn]
 
 
 def dice_due(state: State) -> int:
@@ -188,11 +188,11 @@ def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
     return shared.rolls_due(current_actor(state), dice_due(state), SIDES)
 
 
-def legal_actions(state: State) -> tuple:
+def legal_actions(state: State) -> tuple[Any, ...]:
     return shared.legal_moves(current_actor(state), dice_due(state), SIDES, lambda: (Hit(), Stand()))
 
 
-def apply(state: State, action) -> State:
+def apply(state: State, action: object) -> State:
     rolled = shared.routed_roll(state, action, current_actor(state), dice_due(state), SIDES, legal_actions,
                                 _after_roll_off, _after_roll)
     if rolled is not None:
@@ -248,9 +248,10 @@ def next_banker(state: State) -> str | None:
     under "refuse", could cover the smallest bet from each of the others)."""
     if not is_terminal(state):
         return None
-    return shared.next_bank(state.settings, state.table, settle(state), state.table.banker)
+    return shared.next_bank(state.settings, state.table, settle(state), state.table.dealer)
 
 
+check_bet = shared.check_bet
 banker_for = shared.banker_for
 carry_over = no_carry_over
 
@@ -266,7 +267,7 @@ def describe(state: State) -> str:
     if state.roll_off:
         return shared.roll_off_text(state.roll_off, state.table, state.settings, "the lowest d10 banks, 0 counting ten")
     table = state.table
-    lines = [f"Banker: {table.banker} [{table.bankroll(table.banker)} chips]"]
+    lines = [f"Banker: {table.banker} [{table.bankroll(table.dealer)} chips]"]
     for number, (seat, hand) in enumerate(zip(state.players, state.hands)):
         result = f" -> {_result_text(state, hand)}" if is_terminal(state) else ""
         waiting = number > state.turn
@@ -315,7 +316,7 @@ auto_bets = shared.auto_stakes
 parse_bets = shared.parse_stake
 
 
-def auto_action(state: State, rng):
+def auto_action(state: State, rng: Random) -> object:
     """Simple table play: a player hits below 17; a banker with a choice stands."""
     if current_actor(state) in (CHANCE, TERMINAL):
         return shared.sample(chance_outcomes(state), rng)  # refuses once the round is over

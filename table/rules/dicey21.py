@@ -18,12 +18,14 @@ explained in docs/rules.md (Dicey 21).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import product
-from typing import Mapping, Sequence, Union
+from typing import Any, Union
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
+from table.pieces import Piece, dice_values, the_one
 from table.rules import CHANCE, HOUSE, TERMINAL
 from table.rules.cards import Card, parse_card
 from table.rules.dice import check_die, parse_dice
@@ -37,7 +39,6 @@ from table.rules.dicey21_pay import (
     hard_count,
     match_result,
 )
-from table.pieces import Piece, dice_values, the_one
 from table.rules.dicey21_shoe import PER_RANK_PER_DECK, Shoe
 from table.rules.seating import check_bankroll, check_saved, check_table
 
@@ -130,7 +131,7 @@ class Deal:
 
 @dataclass(frozen=True)
 class Roll:
-    dice: tuple[int, int, int]
+    dice: tuple[int, ...]  # three of them
 
     def __post_init__(self) -> None:
         try:
@@ -217,7 +218,7 @@ def check_bet(settings: Settings, seat: str, bet: Bets, bankroll: object) -> Han
     return hand
 
 
-def _match_wagers(seat: str, wagers: object) -> tuple[tuple[int, int], ...]:
+def _match_wagers(seat: str, wagers: Any) -> tuple[tuple[int, int], ...]:
     """The MATCH wagers as (spot, chips) pairs on different spots 1..6, or a BadBet."""
     try:
         match = tuple((spot, chips) for spot, chips in wagers)
@@ -248,8 +249,9 @@ def _shoe_for_round(settings: Settings, shoe: Shoe | None, players: int) -> Shoe
 # ----- whose turn, and what may happen --------------------------------------------
 
 
-def _next_step(state: State) -> tuple[str, int | None]:
-    """(what happens next, index of the hand it concerns): the whole round flow."""
+def _next_step(state: State) -> tuple[str, int]:
+    """(what happens next, index of the hand it concerns): the whole round flow. The
+    roll and the end concern no hand: their index is past the last one."""
     for index, hand in enumerate(state.hands):
         if hand.ante and not hand.cards:
             return "first card", index
@@ -262,7 +264,7 @@ def _next_step(state: State) -> tuple[str, int | None]:
             return "second card", index
         if hand.raised is None and len(raise_options(state, hand)) > 1:
             return "raise", index
-    return ("roll", None) if state.dice is None else ("done", None)
+    return ("roll" if state.dice is None else "done"), len(state.hands)
 
 
 def raise_multiple(settings: Settings, cards: tuple[Card, ...]) -> int:
@@ -345,11 +347,11 @@ def _what_is_due(state: State) -> str:
     return f"{actor} may: {', '.join(label(action) for action in legal_actions(state))}"
 
 
-def _replace(state: State, **changes) -> State:
+def _replace(state: State, **changes: Any) -> State:
     return State(**{**{f.name: getattr(state, f.name) for f in fields(State)}, **changes})
 
 
-def _with(hand: Hand, **changes) -> Hand:
+def _with(hand: Hand, **changes: Any) -> Hand:
     return Hand(**{**{f.name: getattr(hand, f.name) for f in fields(Hand)}, **changes})
 
 
@@ -395,7 +397,7 @@ def banker_for(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[st
     return turn
 
 
-def carry_over(state: State) -> dict:
+def carry_over(state: State) -> dict[str, Any]:
     """The shoe goes on to the next round until the cut card comes out."""
     return {"shoe": state.shoe}
 
@@ -403,7 +405,7 @@ def carry_over(state: State) -> dict:
 # ----- words for people -----------------------------------------------------------------
 
 
-def label(action: Action) -> str:
+def label(action: object) -> str:
     if isinstance(action, Stand):
         return STAND
     if isinstance(action, Hit):
@@ -509,12 +511,12 @@ def parse_bets(settings: Settings, text: str) -> Bets:
         raise BadBet(f"type a bet: {BETS_HELP}")
     try:
         ante = int(parts[0])
-        match = tuple(tuple(int(n) for n in part.split(":")) for part in parts[1:])
+        wagers = tuple(tuple(int(n) for n in part.split(":")) for part in parts[1:])
     except ValueError:
         raise BadBet(f"{text!r}: {BETS_HELP}") from None
-    if any(len(wager) != 2 for wager in match):
+    if any(len(wager) != 2 for wager in wagers):
         raise BadBet(f"{text!r}: each MATCH wager is SPOT:CHIPS")
-    return Bets(ante, match)
+    return Bets(ante, tuple((spot, chips) for spot, chips in wagers))
 
 
 # ----- simple play for demos and tests ---------------------------------------------------------
@@ -532,7 +534,7 @@ def auto_bets(
         ante = min(settings.max_ante, max(settings.min_ante, chips // 50))
         if chips < ante:
             continue
-        match = ()
+        match: tuple[tuple[int, int], ...] = ()
         if settings.max_match_wagers and chips - ante >= settings.min_match and rng.random() < 0.5:
             match = ((rng.choice(SPOTS), settings.min_match),)
         bets[seat] = Bets(ante, match)
@@ -551,5 +553,5 @@ def auto_action(state: State, rng: random.Random) -> Action:
         hand = state.hands[index]
         first_card_ace = hand.cards[0].rank == "A" and len(hand.cards) == 1
         return Raise(max(raise_options(state, hand)) if first_card_ace else 0)
-    actions, chances = zip(*chance_outcomes(state))
-    return rng.choices(actions, weights=chances)[0]
+    outcomes = chance_outcomes(state)
+    return rng.choices([action for action, _ in outcomes], weights=[chance for _, chance in outcomes])[0]
