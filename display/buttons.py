@@ -9,11 +9,10 @@ import pygame
 
 from display import theme
 from display.canvas import Canvas
+from table.driver import NEXT, SHAKE
 from table.view import Prompt
 
-SHAKE = "shake"
-NEXT = "next"
-QUIT = "quit"
+QUIT = "quit"  # the display's own: it closes the window and is never fed to the driver
 KEYS = {pygame.K_SPACE: SHAKE, pygame.K_RETURN: NEXT, pygame.K_KP_ENTER: NEXT, pygame.K_ESCAPE: QUIT}
 FOOTER = 0.17  # of the screen height
 

@@ -1,6 +1,6 @@
 """Advice for whoever must decide: every legal move with its expected chips, best
-first. The numbers come from each game's odds module (table.odds.<engine module>),
-imported only when asked for, so a game without odds yet cannot break the others."""
+first. The numbers come from each game's odds module (its Game's `odds`), imported
+only when asked for, so a game without odds yet cannot break the others."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from table.errors import TableError
-from table.odds import odds_module
-from table.rules import CHANCE, TERMINAL, engine
+from table.games import game
+from table.rules import CHANCE, TERMINAL
 
 
 @dataclass(frozen=True)
@@ -20,10 +20,11 @@ class Advice:
 
 def advise(game_id: str, state: Any) -> Advice:
     """Raises TableError for an unknown game or when no decision is pending."""
-    actor = engine(game_id).current_actor(state)
+    played = game(game_id)
+    actor = played.engine.current_actor(state)
     if actor in (CHANCE, TERMINAL):
         raise TableError(f"no decision to advise on: the {'round is over' if actor == TERMINAL else 'next move is chance'}")
-    values = odds_module(game_id).action_values(state)
+    values = played.odds_module().action_values(state)
     if not values:
         raise TableError(f"{game_id}: no legal move to advise on")
     ranked = tuple(sorted(values.items(), key=lambda pair: -pair[1]))  # stable: ties keep the engine's order

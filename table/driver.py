@@ -10,17 +10,20 @@ are due), asking for a re-roll instead of guessing.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
 from table.errors import TableError
+from table.game import Game
+from table.games import game as game_of
 from table.ledger import Ledger
-from table.rules import CHANCE, HOUSE, TERMINAL, carry_over, engine, game_settings
+from table.pieces import Need, Piece, PieceKind
+from table.reads import TableRead
+from table.rules import CHANCE, HOUSE, TERMINAL
 from table.rules.cards import Card
 from table.rules.tiles import Tile
-from table.reads import TableRead
 
 # The words as type hints, so a recording that names another is refused as it loads.
 Button = Literal["shake", "next", "confirm"]
@@ -53,21 +56,15 @@ class Typed:
 
 
 @dataclass(frozen=True)
-class Need:
-    """What the next chance event is made of on the real table."""
-
-    kind: str  # "dice", "d10", "card" or "tile"
-    count: int = 1
-
-
-@dataclass(frozen=True)
 class Driver:
     game: str
     seats: tuple[str, ...]
     bet: int
     seat_bets: tuple[tuple[str, str], ...] = ()  # a seat's own bet, typed as the game's BETS_HELP says
-    typed_kinds: tuple[str, ...] = ("card", "d10")  # kinds entered by hand, not read
-    rules: tuple[tuple[str, Any], ...] = ()  # house rules over the game's defaults (see game_settings)
+    typed_kinds: tuple[PieceKind, ...] = (PieceKind.CARD, PieceKind.D10)  # kinds entered by hand, not read
+    # House rules by name, as earlier versions recorded them: read into `settings` as
+    # the driver is made, and then left empty.
+    rules: tuple[tuple[str, Any], ...] = ()
     phase: Phase = "bets"
     round_no: int = 0
     state: Any = None  # the rules engine's state during a round
@@ -80,20 +77,28 @@ class Driver:
     settlement: tuple[tuple[str, int], ...] = ()
     carry: tuple[tuple[str, Any], ...] = ()  # handed from a finished round to the next (shoe, pack)
     applied: tuple[Any, ...] = field(default=(), compare=False)  # actions of the last step
+    settings: Any = None  # the game's Settings: its house rules (None: the defaults, or `rules`)
+
+    def __post_init__(self) -> None:
+        """Typed kinds become PieceKinds ("card" stays "card" when recorded), and
+        the house rules the game's Settings, once: from `rules` where a driver
+        recorded by an earlier version names them, else the defaults."""
+        object.__setattr__(self, "typed_kinds", tuple(PieceKind(kind) for kind in self.typed_kinds))
+        played = game_of(self.game)
+        if self.rules or self.settings is None:
+            object.__setattr__(self, "settings", played.settings(dict(self.rules)))
+            object.__setattr__(self, "rules", ())
+        elif not isinstance(self.settings, played.engine.Settings):
+            raise TableError(f"{type(self.settings).__name__} are not the house rules of {self.game}")
+
+    @property
+    def played(self) -> Game:
+        return game_of(self.game)
 
 
-def need_of(game: str, state: Any) -> Need:
-    """Read off the engine's own chance outcomes, so no game table is kept here."""
-    outcomes = engine(game).legal_actions(state)
-    values = [getattr(outcomes[0], f.name) for f in dataclasses.fields(outcomes[0])]
-    if any(isinstance(value, Card) for value in values):
-        return Need("card")
-    if any(isinstance(value, Tile) for value in values):
-        return Need("tile")
-    dice = next(value for value in values if isinstance(value, (int, tuple)))
-    count = len(dice) if isinstance(dice, tuple) else 1
-    lowest = min(min(getattr(a, "dice", None) or (getattr(a, "value", 1),)) for a in outcomes)
-    return Need("d10" if lowest == 0 else "dice", count)
+def need_of(game_id: str, state: Any) -> Need:
+    """What the chance step due in `state` is made of, as its game says."""
+    return game_of(game_id).need(state)
 
 
 def start(driver: Driver, ledger: Ledger) -> Driver:
@@ -103,8 +108,8 @@ def start(driver: Driver, ledger: Ledger) -> Driver:
     passes the bank on because its chips cannot cover these bets (the engine's
     banker_for): then it plays with its own bet. Raises TableError, changing nothing,
     when nobody is left to play or nobody can bank."""
-    eng = engine(driver.game)
-    settings = game_settings(driver.game, dict(driver.rules))
+    eng = driver.played.engine
+    settings = driver.settings
     bets, sitting_out = {}, []
     for seat in driver.seats:
         try:
@@ -113,13 +118,12 @@ def start(driver: Driver, ledger: Ledger) -> Driver:
             bets[seat] = bet
         except TableError as err:
             sitting_out.append((seat, str(err).removeprefix(f"{seat}: ")))
-    banker = driver.banker
-    if hasattr(eng, "banker_for"):
-        try:
-            banker = eng.banker_for(settings, driver.seats, ledger.as_dict(), bets, banker)
-        except TableError as err:
-            raise TableError(f"No round: {err}; {BETS_ARE_SET}") from None
-    bets.pop(banker, None)  # the banker does not bet, and need not afford one
+    try:
+        banker = eng.banker_for(settings, driver.seats, ledger.as_dict(), bets, driver.banker)
+    except TableError as err:
+        raise TableError(f"No round: {err}; {BETS_ARE_SET}") from None
+    if banker is not None:
+        bets.pop(banker, None)  # the banker does not bet, and need not afford one
     sitting_out = [(seat, reason) for seat, reason in sitting_out if seat != banker]
     why = "; ".join(f"{seat}: {reason}" for seat, reason in sitting_out)
     if not bets:
@@ -152,7 +156,7 @@ def check_driver(driver: Driver) -> None:
     if driver.phase not in allowed:
         raise TableError(f"phase {driver.phase!r} does not fit its round, which is at "
                          + " or ".join(map(repr, allowed)))
-    choices = len(engine(driver.game).legal_actions(driver.state)) if driver.phase == "decide" else 1
+    choices = len(driver.played.engine.legal_actions(driver.state)) if driver.phase == "decide" else 1
     if not 0 <= driver.highlight < choices:
         raise TableError(f"highlight {driver.highlight!r} is not one of the {choices} choices on offer")
 
@@ -185,7 +189,7 @@ def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
     if driver.phase == "reading" and isinstance(event, SettledRead) and driver.moved:
         return _from_read(driver, event.read)
     if driver.phase == "typed" and isinstance(event, Typed):
-        return _outcome(driver, lambda: engine(driver.game).parse_outcome(driver.state, event.text))
+        return _outcome(driver, lambda: driver.played.engine.parse_outcome(driver.state, event.text))
     return driver
 
 
@@ -200,54 +204,64 @@ def _check_event(event: Any) -> None:
 
 
 def _decide(driver: Driver, button: str) -> Driver:
-    actions = engine(driver.game).legal_actions(driver.state)
+    actions = driver.played.engine.legal_actions(driver.state)
     if button == NEXT:
         return replace(driver, highlight=(driver.highlight + 1) % len(actions))
     return _apply(driver, actions[driver.highlight])
 
 
 def _from_read(driver: Driver, read: TableRead) -> Driver:
+    """The pieces a settled read shows, as the engine's typed outcome: dice left to
+    right, or the one card or tile new on the table."""
     need = need_of(driver.game, driver.state)
     if read.unreadable:
         worst = read.unreadable[0]
         return _reroll(driver, f"a {worst.kind} could not be read ({worst.reason})")
-    if need.kind in ("dice", "d10"):
-        found = read.dice if need.kind == "dice" else read.d10
+    pieces: tuple[Piece, ...]
+    if need.kind.rolled:
+        found = [(d.center, d.value) for d in (read.dice if need.kind == PieceKind.DIE else read.d10)]
         if len(found) != need.count:
             return _reroll(driver, f"{need.count} {need.kind} expected, {len(found)} seen")
-        text = " ".join(str(die.value) for die in sorted(found, key=lambda d: d.center))
-        stays = ()  # a roll is picked up again; only cards and tiles stay in view
+        pieces = tuple(value for _, value in sorted(found, key=lambda die: die[0]))
+        stays: tuple[str, ...] = ()  # a roll is picked up again; only cards and tiles stay in view
     else:
-        text, why = _the_new_one(driver.seen, read, need.kind)
-        if why:
+        new, why = _the_new_one(driver.seen, read, need.kind)
+        if why or new is None:
             return _reroll(driver, why)
-        stays = (text,)
-    return _outcome(driver, lambda: engine(driver.game).parse_outcome(driver.state, text), stays)
+        pieces, stays = (new[1],), (new[0],)
+    return _outcome(driver, lambda: driver.played.engine.outcome_of(driver.state, pieces), stays)
 
 
-def _the_new_one(seen: tuple[str, ...], read: TableRead, kind: str) -> tuple[str, str]:
+def _on_table(read: TableRead, kind: PieceKind) -> list[tuple[str, Piece]]:
+    """The cards or tiles face up, each with the words the driver keeps it by in
+    `seen` ("7H", "7" where the suit was not read, "2-5")."""
+    if kind == PieceKind.CARD:
+        return [(f"{c.rank}{c.suit or ''}", Card(c.rank, c.suit)) for c in read.cards]
+    return [("-".join(map(str, sorted(t.halves))), Tile(*t.halves)) for t in read.dominoes]
+
+
+def _the_new_one(seen: tuple[str, ...], read: TableRead,
+                 kind: PieceKind) -> tuple[tuple[str, Piece] | None, str]:
     """The one card or tile added since the last read, or why the read is no answer.
 
     Counted as multisets: a six-deck shoe holds six 7H and a suitless read is only the
     rank, so a second identical card is new. Every piece already seen must still be
     there, face up or among the face-down ones; otherwise a misread old piece could
     pass for the new one."""
-    if kind == "card":
-        on_table = Counter(f"{c.rank}{c.suit or ''}" for c in read.cards)
-    else:
-        on_table = Counter("-".join(map(str, sorted(t.halves))) for t in read.dominoes)
-    face_down_kind = "domino" if kind == "tile" else kind  # the vision reads' name for a tile
-    face_down = sum(1 for piece in read.face_down if piece.kind == face_down_kind)
+    pieces = dict(_on_table(read, kind))
+    on_table = Counter(name for name, _ in _on_table(read, kind))
+    face_down = sum(1 for piece in read.face_down if piece.kind == kind.read_name)
     gone = Counter(seen) - on_table
     new = on_table - Counter(seen)
     if sum(gone.values()) > face_down:
-        return "", f"{' '.join(sorted(gone.elements()))} not seen (every {kind} dealt so far stays in view)"
+        return None, f"{' '.join(sorted(gone.elements()))} not seen (every {kind} dealt so far stays in view)"
     if sum(new.values()) != 1:
-        return "", f"one new {kind} expected, {sum(new.values())} seen"
-    return next(iter(new)), ""
+        return None, f"one new {kind} expected, {sum(new.values())} seen"
+    name = next(iter(new))
+    return (name, pieces[name]), ""
 
 
-def _outcome(driver: Driver, make, stays: tuple[str, ...] = ()) -> Driver:
+def _outcome(driver: Driver, make: Callable[[], Any], stays: tuple[str, ...] = ()) -> Driver:
     try:
         action = make()
         return _apply(driver, action, seen=stays)
@@ -259,30 +273,30 @@ def _reroll(driver: Driver, why: str) -> Driver:
     """Ask the table again; the round state is untouched, so nothing is guessed."""
     if driver.phase == "typed":
         return replace(driver, message=f"{why}; type it again")
-    if need_of(driver.game, driver.state).kind in ("dice", "d10"):
+    if need_of(driver.game, driver.state).kind.rolled:
         return replace(driver, phase="roll", moved=False, message=f"Re-roll: {why}; press SHAKE and roll again")
     return replace(driver, moved=False, message=f"Show it again: {why}")
 
 
 def _apply(driver: Driver, action: Any, seen: tuple[str, ...] = ()) -> Driver:
-    state = engine(driver.game).apply(driver.state, action)
+    state = driver.played.engine.apply(driver.state, action)
     moved = replace(driver, state=state, highlight=0, message="", seen=driver.seen + seen, applied=(action,))
     return _advance(moved)
 
 
 def _advance(driver: Driver) -> Driver:
-    eng = engine(driver.game)
+    eng = driver.played.engine
     actor = eng.current_actor(driver.state)
     if actor == TERMINAL:
         settlement = eng.settle(driver.state)
         return replace(driver, phase="results", banker=eng.next_banker(driver.state),
-                       settlement=tuple(settlement.items()), carry=tuple(carry_over(eng, driver.state).items()))
+                       settlement=tuple(settlement.items()), carry=tuple(eng.carry_over(driver.state).items()))
     if actor != CHANCE:
         return replace(driver, phase="decide")
     need = need_of(driver.game, driver.state)
     if need.kind in driver.typed_kinds:
         return replace(driver, phase="typed")
-    return replace(driver, phase="roll" if need.kind in ("dice", "d10") else "reading", moved=False)
+    return replace(driver, phase="roll" if need.kind.rolled else "reading", moved=False)
 
 
 def lit_leds(driver: Driver) -> frozenset[str]:
@@ -296,5 +310,5 @@ def lit_leds(driver: Driver) -> frozenset[str]:
     return frozenset({"ready"})
 
 
-def house_account(game: str) -> tuple[str, ...]:
-    return (HOUSE,) if engine(game).HOUSE_BANKED else ()
+def house_account(game_id: str) -> tuple[str, ...]:
+    return (HOUSE,) if game_of(game_id).engine.HOUSE_BANKED else ()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from table.rules.cards import Card as PlayingCard
 from table.rules.dice import check_die
@@ -26,7 +26,7 @@ UnreadableKind = Literal["die", "d10", "domino", "card"]
 FaceDownKind = Literal["domino", "card"]  # only these have a back to lie on
 
 
-def _check_numbers(name: str, numbers: object, count: int) -> None:
+def _check_numbers(name: str, numbers: Any, count: int) -> None:
     """A NaN passes no comparison, so a NaN centre lies in no box and sorts anywhere."""
     try:
         fine = len(numbers) == count and all(math.isfinite(number) for number in numbers)
@@ -49,7 +49,7 @@ def _check_kind(kind: object, kinds: object) -> None:
         raise ValueError(f"kind is one of {', '.join(map(repr, get_args(kinds)))}, not {kind!r}")
 
 
-def _check_confidence(confidence: object) -> None:
+def _check_confidence(confidence: Any) -> None:
     _check_numbers("confidence", (confidence,), 1)
     if not 0 <= confidence <= 1:
         raise ValueError(f"confidence is 0 to 1, not {confidence!r}")

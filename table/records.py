@@ -9,7 +9,7 @@ The application adds its own few records (a recording's events, a calibration) w
 
 from __future__ import annotations
 
-from table import advisor, driver, ledger, reads, round_play, view
+from table import advisor, driver, ledger, pieces, reads, round_play, view
 from table.rules import (blackjack_dice, cards, changing_bank, dice_blackjack, dice_hands, dicey21, dicey21_shoe,
                          domino21, tiles)
 
@@ -25,7 +25,7 @@ TAGS: dict[str, type] = {
     "motion": driver.Motion,
     "settled_read": driver.SettledRead,
     "typed": driver.Typed,
-    "need": driver.Need,
+    "need": pieces.Need,
     "driver": driver.Driver,
     "ledger": ledger.Ledger,
     "view.item": view.Item,

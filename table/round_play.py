@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from types import ModuleType
 from typing import Any, Callable, Mapping
 
 from table.errors import IllegalAction
+from table.game import Engine
 from table.ledger import Ledger
-from table.rules import CHANCE, TERMINAL, carry_over
+from table.rules import CHANCE, TERMINAL
 
 MAX_STEPS = 10_000  # far beyond any real round; a loop longer than this is a bug
 
@@ -29,10 +29,10 @@ class RoundResult:
     ledger: Ledger
     next_banker: str | None
     steps: int
-    carry: dict  # keyword arguments for the next round's new_round (shoe, pack)
+    carry: dict[str, Any]  # keyword arguments for the next round's new_round (shoe, pack)
 
 
-def sample_chance(engine: ModuleType, state: Any, rng: random.Random) -> Any:
+def sample_chance(engine: Engine, state: Any, rng: random.Random) -> Any:
     """Draw one chance outcome with its exact probability, from an injected rng."""
     outcomes = engine.chance_outcomes(state)
     total = sum((p for _, p in outcomes), Fraction(0))
@@ -47,7 +47,7 @@ def sample_chance(engine: ModuleType, state: Any, rng: random.Random) -> Any:
     return outcomes[-1][0]
 
 
-def checked_apply(engine: ModuleType, state: Any, action: Any) -> Any:
+def checked_apply(engine: Engine, state: Any, action: Any) -> Any:
     """Apply only what the engine itself lists as legal, whatever the engine's own checks."""
     if action not in engine.legal_actions(state):
         raise IllegalAction(f"{engine.GAME_ID}: {action!r} is not legal now")
@@ -55,7 +55,7 @@ def checked_apply(engine: ModuleType, state: Any, action: Any) -> Any:
 
 
 def play_round(
-    engine: ModuleType,
+    engine: Engine,
     settings: Any,
     seats: tuple[str, ...],
     ledger: Ledger,
@@ -81,5 +81,5 @@ def play_round(
         state = checked_apply(engine, state, action)
     settlement = engine.settle(state)
     return RoundResult(state, settlement, ledger.post(settlement), engine.next_banker(state), steps,
-                       carry_over(engine, state))
+                       engine.carry_over(state))
 

@@ -14,13 +14,18 @@ enough to record every frame.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from table.errors import BadValue
+from table.pieces import PieceKind
 from table.rules.cards import Card
 from table.rules.dice import check_die
 
+if TYPE_CHECKING:
+    from table.reads import TableRead
+
 SCREEN_KINDS = ("attract", "bets", "play", "reading", "results", "paytable", "stats", "error")
-ITEM_KINDS = ("die", "d10", "tile", "card")
+ITEM_KINDS = tuple(kind.item for kind in PieceKind)  # "die", "d10", "tile", "card"
 TILE_PIPS = 6  # a double-six set: each half shows 0..6 pips
 
 Box = tuple[float, float, float, float]
@@ -215,7 +220,7 @@ class TableView:
             raise BadValue("a stats screen needs the session Stats")
 
 
-def overlays_from_read(read) -> tuple[Overlay, ...]:
+def overlays_from_read(read: TableRead) -> tuple[Overlay, ...]:
     """Turn a vision TableRead into overlays, so the round driver need not know how
     each read kind is labelled on screen. Unreadable objects without a box get a
     small square around their centre so they can still be marked."""

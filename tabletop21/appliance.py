@@ -22,30 +22,20 @@ from table.advisor import Advice, advise
 from table.driver import Driver, Motion, Press, SettledRead, Typed, check_driver, lit_leds, start, step
 from table.errors import TableError
 from table.ledger import Ledger
-from table.rules import engine
 from table.serial import CorruptRecord
 from tabletop21.store import BankrollStore, OpenRound, StoreError
 from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
 from table.views import build_view
+from table.games import game
+from table.pieces import PieceKind
 from vision.image_io import NotAnImage
 from table.reads import TableRead
 
 
-# What each game puts on the table, by the driver's name for it, and the reader for each.
-GAME_PIECES = {
-    "dicey21": ("card", "dice"),
-    "dice-blackjack": ("dice",),
-    "blackjack-dice": ("d10",),
-    "domino21": ("tile",),
-    "changing-bank": ("card",),
-}
-PIECE_READER = {"dice": "dice", "d10": "d10", "tile": "dominoes", "card": "cards"}
-
-
-def reader_kinds(game: str, typed_kinds: tuple[str, ...]) -> tuple[str, ...]:
+def reader_kinds(game_id: str, typed_kinds: tuple[PieceKind, ...]) -> tuple[str, ...]:
     """Only the readers this game needs run on its frames: faster, and a domino's
     pips are never offered to the dice reader at a domino table."""
-    return tuple(PIECE_READER[piece] for piece in GAME_PIECES[game] if piece not in typed_kinds)
+    return tuple(piece.reader for piece in game(game_id).pieces if piece not in typed_kinds)
 
 
 def table_reader(kinds: tuple[str, ...], calibration=None) -> Callable[[np.ndarray], TableRead]:
@@ -222,11 +212,11 @@ class Appliance:
 # A saved round is carried on only at a table set up as it was; anything else would
 # ask the wrong readers for the wrong pieces, or bet what the settings no longer say, and
 # the resumed driver's house rules would go on dealing every later round of the sitting.
-SAME_TABLE = ("game", "seats", "bet", "seat_bets", "typed_kinds", "rules")
+SAME_TABLE = ("game", "seats", "bet", "seat_bets", "typed_kinds", "settings")
 # Who banks next, the round number and the shoe or pack go on from the last settled
 # round at a table playing the same game, under the same rules, with the same seats;
 # a new bet or a card now typed changes none of them.
-SAME_GAME = ("game", "seats", "rules")
+SAME_GAME = ("game", "seats", "settings")
 
 
 @dataclass(frozen=True)
@@ -323,7 +313,7 @@ def _other_table(saved: Driver, driver: Driver, names: tuple[str, ...]) -> str:
     for name in names:
         then, now = _setting(saved, name), _setting(driver, name)
         if then != now:
-            return f"was played with {name} {then!r} and the settings now say {now!r}"
+            return f"was played with {'rules' if name == 'settings' else name} {then!r} and the settings now say {now!r}"
     return ""
 
 
@@ -335,7 +325,7 @@ def _unplayable(saved: Driver, bankrolls: dict[str, int]) -> str:
     settlement; or its phase did not fit it, or it was no round under way (at its bets
     or results), whose next round the store refused to open while it stayed open.
     Either way the round stayed open, and the table was stuck with it at every start."""
-    eng = engine(saved.game)
+    eng = saved.played.engine
     try:
         if saved.state is not None:
             if not isinstance(saved.state, eng.State):
@@ -356,7 +346,10 @@ def _unplayable(saved: Driver, bankrolls: dict[str, int]) -> str:
 
 
 def _setting(driver: Driver, name: str):
-    """A setting as the table uses it: house rules and seats' own bets are looked up by
-    name, so the order they are written in the settings file does not matter."""
+    """A setting as the table uses it: seats' own bets are looked up by name, so the
+    order they are written in the settings file does not matter (nor does that of
+    house rules, read into the game's Settings)."""
     value = getattr(driver, name)
-    return dict(value) if name in ("rules", "seat_bets") else value
+    if name == "settings":
+        return driver.played.house_rules(value)  # "game" is compared first: both are of one game
+    return dict(value) if name == "seat_bets" else value

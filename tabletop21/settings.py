@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import BadBet, TableError
+from table.games import GAMES, game
 from table.ledger import Ledger
-from table.rules import GAME_MODULES, engine, game_settings
+from table.pieces import PieceKind, kind_of_reader
 
 
 class ConfigError(TableError):
@@ -60,9 +61,15 @@ class GpioConfig:
 
 @dataclass(frozen=True)
 class InputConfig:
-    cards: str = "typed"  # "typed" or "camera"
+    """How each piece gets to the table, by its reader's name: "typed" or "camera"."""
+
+    cards: str = "typed"
     d10: str = "typed"
     dominoes: str = "camera"
+
+    def typed_kinds(self) -> tuple[PieceKind, ...]:
+        """The pieces people type in, not the camera."""
+        return tuple(kind_of_reader(f.name) for f in fields(self) if getattr(self, f.name) == "typed")
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,9 @@ class ApplianceConfig:
     input: InputConfig = InputConfig()
     display: DisplayConfig = DisplayConfig()
     rules: dict[str, Any] = field(default_factory=dict)  # house rules by name, as `play --rule` takes them
+    # The game's Settings with those house rules, read once as the file loads: what the
+    # round driver deals under and the screen's pay table shows (None: not loaded yet).
+    settings: Any = None
 
 
 LED_NAMES = ("ready", "reading", "win", "lose", "error")
@@ -135,7 +145,8 @@ def find_settings(given: str | Path | None) -> tuple[Path | None, str]:
 
 def load_config(path: str | Path | None) -> ApplianceConfig:
     if path is None:
-        return ApplianceConfig()
+        config = ApplianceConfig()
+        return replace(config, settings=game(config.table.game).settings())
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -146,6 +157,8 @@ def load_config(path: str | Path | None) -> ApplianceConfig:
         raise ConfigError(f"{path}: cannot read the settings file ({err.strerror or err})") from None
     config = ApplianceConfig()
     for section in fields(ApplianceConfig):
+        if section.name == "settings":
+            continue
         given = data.pop(section.name, {})
         if not isinstance(given, dict):
             raise ConfigError(f"{path}: [{section.name}] must be a table of settings")
@@ -156,7 +169,7 @@ def load_config(path: str | Path | None) -> ApplianceConfig:
 
 
 def _section(default: Any, given: dict, name: str) -> Any:
-    if isinstance(default, dict):  # named by the game, not here: game_settings checks them
+    if isinstance(default, dict):  # named by the game, not here: its Game.settings checks them
         return given
     known = {f.name: f for f in fields(default)}
     for key, value in given.items():
@@ -174,8 +187,8 @@ def _section(default: Any, given: dict, name: str) -> Any:
 
 
 def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
-    if config.table.game not in GAME_MODULES:
-        raise ConfigError(f"[table] game {config.table.game!r} is not one of {', '.join(GAME_MODULES)}")
+    if config.table.game not in GAMES:
+        raise ConfigError(f"[table] game {config.table.game!r} is not one of {', '.join(GAMES)}")
     if not config.table.seats or len(set(config.table.seats)) != len(config.table.seats):
         raise ConfigError("[table] seats must be distinct names, at least one")
     for seat in config.table.seats:
@@ -188,11 +201,13 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
         Ledger.open({seat: config.table.chips for seat in config.table.seats})
     except BadBet as err:
         raise ConfigError(f"[table] chips: {err}") from None
+    played = game(config.table.game)
     try:
-        settings = game_settings(config.table.game, config.rules)
+        settings = played.settings(config.rules)
     except TableError as err:
         raise ConfigError(f"{path}: [rules] {err}") from None
-    eng = engine(config.table.game)
+    config = replace(config, settings=settings)
+    eng = played.engine
     for seat, text in config.table.bets.items():
         if seat not in config.table.seats:
             raise ConfigError(f"[table.bets] {seat!r} is not one of the seats")
@@ -221,7 +236,7 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
         width, height = getattr(config, section).width, getattr(config, section).height
         if not sizes.fit(width, height):
             raise ConfigError(f"[{section}] width and height {width}x{height}: {sizes}")
-    for key in ("cards", "d10", "dominoes"):
-        if getattr(config.input, key) not in ("typed", "camera"):
-            raise ConfigError(f"[input] {key} must be \"typed\" or \"camera\"")
+    for key in fields(InputConfig):
+        if getattr(config.input, key.name) not in ("typed", "camera"):
+            raise ConfigError(f"[input] {key.name} must be \"typed\" or \"camera\"")
     return config

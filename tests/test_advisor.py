@@ -9,7 +9,8 @@ import pytest
 from table import serial
 from table.advisor import Advice, advise
 from table.errors import TableError
-from table.rules import CHANCE, GAME_MODULES, TERMINAL, engine
+from table.games import GAMES, engine
+from table.rules import CHANCE, TERMINAL
 from table.rules import changing_bank as cb
 from table.rules.cards import parse_card
 
@@ -48,7 +49,7 @@ def test_no_advice_when_nothing_is_to_be_decided():
         advise("poker", over)
 
 
-@pytest.mark.parametrize("game_id", sorted(set(GAME_MODULES) - {"changing-bank"}))
+@pytest.mark.parametrize("game_id", sorted(set(GAMES) - {"changing-bank"}))
 def test_other_games_get_ranked_advice(game_id):
     eng = engine(game_id)
     rng = random.Random(1)

@@ -15,7 +15,8 @@ from tabletop21.recording import Manifest, SessionReader, SessionWriter
 from tabletop21.replay import replay_session
 from table.driver import Driver, Press, Typed, house_account, step
 from table.ledger import Ledger
-from table.rules import GAME_MODULES, HOUSE, engine
+from table.games import GAMES, engine
+from table.rules import HOUSE
 from table.serial import CorruptRecord
 from tabletop21.store import BankrollStore
 from table.reads import Die, TableRead
@@ -257,7 +258,7 @@ def carried(driver):
     return driver.banker, driver.round_no, driver.carry
 
 
-@pytest.mark.parametrize("game", sorted(GAME_MODULES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_restart_between_rounds_carries_on_with_the_banker_round_and_shoe(tmp_path, game):
     """A new start dealt as a new table: a roll-off or a deal picked the banker again,
     against each game's rule for who banks next, and a fresh shoe or pack came out."""

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tabletop21.cli import main
-from table.rules import GAME_MODULES
+from table.games import GAMES
 
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):
@@ -24,10 +24,10 @@ def run(capsys, *argv, stdin=None, monkeypatch=None):
 def test_games_lists_the_five_ids(capsys):
     code, out, _ = run(capsys, "games")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()] == list(GAME_MODULES)
+    assert [line.split()[0] for line in out.splitlines()] == list(GAMES)
 
 
-@pytest.mark.parametrize("game_id", sorted(GAME_MODULES))
+@pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_auto_play_keeps_every_chip(capsys, game_id):
     code, out, _ = run(capsys, "play", game_id, "--auto", "--rounds", "30", "--seed", "5", "--players", "3", "--chips", "200")
     assert code == 0
@@ -66,7 +66,7 @@ def test_manual_play_explains_bad_typing_and_asks_again(capsys, monkeypatch):
 @pytest.mark.parametrize("argv", [("play", "poker", "--auto", "--rounds", "1"), ("odds", "poker")])
 def test_unknown_game_is_a_clear_error(capsys, argv):
     code, _, err = run(capsys, *argv)
-    one_error_line(code, err, "unknown game 'poker'", ", ".join(GAME_MODULES))
+    one_error_line(code, err, "unknown game 'poker'", ", ".join(GAMES))
 
 
 def test_odds_json_has_the_stable_keys(capsys):
@@ -161,7 +161,7 @@ def test_manual_play_asks_again_for_a_rank_the_shoe_has_run_out_of(capsys, monke
     """A shoe carried on from earlier rounds with every ace dealt: a typed ace is a
     mistyped card, asked again, not the end of the session."""
     from tabletop21.cli.cmd_play import typed_outcome
-    from table.rules import engine
+    from table.games import engine
     from table.rules.dicey21_shoe import Shoe
 
     eng = engine("dicey21")

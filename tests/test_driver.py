@@ -10,7 +10,8 @@ from table.driver import (CONFIRM, MOTIONS, NEXT, PHASES, SHAKE, Driver, Motion,
                           check_driver, lit_leds, need_of, step)
 from table.errors import TableError
 from table.ledger import Ledger
-from table.rules import HOUSE, engine
+from table.games import engine
+from table.rules import HOUSE
 from table.views import build_view
 from vision.dice import read_dice
 from tools.render.fixtures import random_die
@@ -338,3 +339,23 @@ def test_house_rules_and_seats_sitting_out_survive_a_recording():
     driver = step(driver, Press(SHAKE), ledger)
     assert driver.sitting_out and driver.state.settings.decks == 8
     assert serial.loads(serial.dumps(driver), Driver) == driver
+
+
+def test_camera_reads_reach_the_engine_as_typed_pieces_not_as_text(monkeypatch):
+    """A read is taken apart into dice values, cards and tiles for the engine's
+    outcome_of; parse_outcome is for what people type."""
+    from table.rules import changing_bank, dicey21
+
+    for module in (dicey21, changing_bank):
+        monkeypatch.setattr(module, "parse_outcome", lambda state, text: pytest.fail(f"a read went as text: {text}"))
+    ledger = Ledger.open({"ann": 100, "bob": 100, HOUSE: 0}, credit=(HOUSE,))
+    driver = feed(Driver("dicey21", ("ann", "bob"), bet=5, typed_kinds=()), ledger, Press(SHAKE))
+    cards = TableRead(cards=(VCard("Q", "S", (0.0, 0.0), (0, 0, 1, 1), 0.0, 0.99),))
+    driver = show(driver, ledger, cards)
+    assert [str(action) for action in driver.applied] == ["Deal(card=Card(rank='Q', suit=None))"]
+    assert driver.seen == ("QS",)
+    ledger = Ledger.open({"ann": 100, "bob": 100})
+    dealt = feed(Driver("changing-bank", ("ann", "bob"), bet=2, banker="ann", typed_kinds=()), ledger, Press(SHAKE))
+    suitless = TableRead(cards=(VCard("7", None, (0.0, 0.0), (0, 0, 1, 1), 0.0, 0.99),))
+    after = show(dealt, ledger, suitless)
+    assert after.state == dealt.state and "'7': give the suit too (C, D, H or S), e.g. QS" in after.message

@@ -7,23 +7,23 @@ import dataclasses
 import pytest
 
 from table.errors import TableError
-from table.rules import GAME_MODULES, engine, game_settings
+from table.games import GAMES, engine, game
 
 
-@pytest.mark.parametrize("game_id", sorted(GAME_MODULES))
+@pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_setting_of_every_game_can_be_chosen_by_name(game_id):
     defaults = engine(game_id).Settings()
-    assert game_settings(game_id, {}) == defaults
+    assert game(game_id).settings({}) == defaults
     for field in dataclasses.fields(defaults):
         value = getattr(defaults, field.name)
-        assert getattr(game_settings(game_id, {field.name: value}), field.name) == value
-        assert getattr(game_settings(game_id, {field.name: str(value)}), field.name) == value, "as typed text"
+        assert getattr(game(game_id).settings({field.name: value}), field.name) == value
+        assert getattr(game(game_id).settings({field.name: str(value)}), field.name) == value, "as typed text"
 
 
 def test_typed_text_becomes_the_fields_type():
-    chosen = game_settings("dicey21", {"match_alone": "yes", "decks": " 8 ", "raise_after_hit": "off"})
+    chosen = game("dicey21").settings({"match_alone": "yes", "decks": " 8 ", "raise_after_hit": "off"})
     assert (chosen.match_alone, chosen.decks, chosen.raise_after_hit) == (True, 8, False)
-    assert game_settings("blackjack-dice", {"banker_one": "eleven"}).banker_one == "eleven"
+    assert game("blackjack-dice").settings({"banker_one": "eleven"}).banker_one == "eleven"
 
 
 @pytest.mark.parametrize("game_id, rules, words", [
@@ -42,5 +42,5 @@ def test_typed_text_becomes_the_fields_type():
 ])
 def test_a_wrong_rule_is_a_clear_error(game_id, rules, words):
     with pytest.raises(TableError) as caught:
-        game_settings(game_id, rules)
+        game(game_id).settings(rules)
     assert words in str(caught.value)

@@ -10,6 +10,7 @@ import pytest
 from tabletop21.recording import SessionReader
 from tabletop21.cli import main
 from table.driver import Driver, Press, step
+from table.games import game
 from tabletop21.store import BankrollStore
 from vision.calibration import Calibration
 
@@ -138,7 +139,8 @@ def test_the_house_rules_of_the_settings_deal_the_rounds_and_void_a_round_under_
     assert main(["run", "--config", str(with_rules(tmp_path)), "--frames", "1"]) == 0
     assert "voided (it was played with rules {'max_bet': 50} and the settings now say {'max_bet': 50, " \
            "'short_banker': 'refuse'})" in capsys.readouterr().out
-    assert recorded(tmp_path).manifest.settings["driver"].rules == (("max_bet", 50), ("short_banker", "refuse"))
+    recorded_driver = recorded(tmp_path).manifest.settings["driver"]
+    assert recorded_driver.settings == game("dice-blackjack").settings({"max_bet": 50, "short_banker": "refuse"})
 
 
 def test_a_round_dealt_under_the_house_rules_the_settings_choose_is_resumed(tmp_path, capsys):

@@ -7,16 +7,17 @@ import pytest
 
 from display import render_screen
 from table.driver import Driver, _advance
+from table.games import GAMES, engine
 from table.ledger import Ledger
 from table.round_play import checked_apply, sample_chance
-from table.rules import CHANCE, GAME_MODULES, HOUSE, engine
+from table.rules import CHANCE, HOUSE
 from table.view import ErrorInfo
 from table.views import build_view
 
 SEATS = ("ann", "bob", "cat")
 
 
-@pytest.mark.parametrize("game_id", sorted(GAME_MODULES))
+@pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_state_of_a_round_becomes_a_drawable_screen(game_id):
     eng = engine(game_id)
     rng = random.Random(11)
@@ -93,6 +94,27 @@ def test_between_rounds_the_bets_pay_table_and_statistics_take_turns():
     assert screens == ["bets", "paytable", "stats", "bets"]
     assert build_view(Driver("domino21", ("ann", "bob"), bet=1, round_no=1), Ledger.open({"ann": 5, "bob": 5}),
                       clock=4.5).screen == "bets", "no pay table and no rounds yet: nothing else to show"
+
+
+def test_the_pay_table_is_the_engines_under_the_house_rules_in_force():
+    """Built from table.rules.dicey21_pay, not a second copy: the standard table reads
+    as the felt does, and a house rule the table is set to changes what it shows."""
+    ledger = Ledger.open({"ann": 90, HOUSE: 10}, credit=(HOUSE,))
+
+    def shown(**rules):
+        driver = Driver("dicey21", ("ann",), bet=5, round_no=1, rules=tuple(rules.items()))
+        view = build_view(driver, ledger, clock=4.5)
+        assert view.screen == "paytable"
+        return {table.title: [(row.hand, row.pays) for row in table.rows] for table in view.paytables}
+
+    standard = shown()
+    assert standard == {
+        "ANTE & RAISE": [("21", "2 to 1"), ("19 or 20", "1 to 1"), ("16 to 18", "push"), ("15 or less, over 21", "lose")],
+        "MATCH": [("Single", "1 to 1"), ("Double", "2 to 1"), ("Triple", "6 to 1"), ("Royal (triple + K or Q)", "20 to 1"),
+                  ("Quad (triple + 1 card)", "40 to 1"), ("Hi-Five (triple + 2 cards)", "500 to 1")],
+    }
+    assert list(shown(max_match_wagers=0)) == ["ANTE & RAISE"], "no MATCH bets taken: no MATCH table"
+    assert ("Quad (triple + 1 card, not an ace)", "40 to 1") in shown(ace_matches_one=False)["MATCH"]
 
 
 def test_choosing_a_domino_to_turn_up_does_not_name_the_hidden_tiles():

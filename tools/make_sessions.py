@@ -28,7 +28,9 @@ from tabletop21.recording import Manifest, SessionWriter
 from table.driver import Driver, house_account, need_of
 from table.ledger import Ledger
 from table.round_play import sample_chance
-from table.rules import HOUSE, engine
+from table.games import engine, game as game_of
+from table.pieces import PieceKind
+from table.rules import HOUSE
 from tools.render import dominoes as tiles
 from tools.render import scene
 from tools.render.fixtures import _place, random_die
@@ -138,7 +140,7 @@ def outcome_text(action) -> str:
 def record(game: str, folder: Path, seats, bet: int, typed, rounds: int, seed: int, seat_bets=None) -> dict:
     eng = engine(game)
     rng = random.Random(seed)
-    camera = RenderedTable(np.random.default_rng(seed), "tiles" if game == "domino21" else "dice")
+    camera = RenderedTable(np.random.default_rng(seed), "tiles" if PieceKind.TILE in game_of(game).pieces else "dice")
     bankrolls = {seat: 100 for seat in seats} | {account: 0 for account in house_account(game)}
     driver = Driver(game, tuple(seats), bet=bet, seat_bets=tuple((seat_bets or {}).items()), typed_kinds=tuple(typed))
     kinds = reader_kinds(game, tuple(typed))
@@ -171,7 +173,7 @@ def record(game: str, folder: Path, seats, bet: int, typed, rounds: int, seed: i
             appliance.tick(typed=[outcome_text(sample_chance(eng, current.state, rng))])
         else:
             outcome = sample_chance(eng, current.state, rng)
-            if need_of(game, current.state).kind == "tile":
+            if need_of(game, current.state).kind == PieceKind.TILE:
                 camera.lay((outcome.tile.low, outcome.tile.high))
             else:
                 camera.roll(tuple(outcome.dice))

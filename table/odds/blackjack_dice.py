@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from table.errors import TableError
+from table.rules import CHANCE, TERMINAL
 from table.rules import blackjack_dice as game
 from table.rules.dice_hands import Hit, Stand, chance_rolls
 
@@ -79,7 +81,7 @@ def player_edge(settings: game.Settings = game.Settings()) -> Fraction:
     return value
 
 
-def strategy(banker_one: str) -> dict:
+def strategy(banker_one: str) -> dict[str, Any]:
     """Hit or stand per hard total (no 1, or a 1 that must be one) and per soft total
     (a 1 counted as eleven); a 1 is counted as eleven whenever that stays at 21 or under."""
 
@@ -93,7 +95,7 @@ def strategy(banker_one: str) -> dict:
     }
 
 
-def banker_strategy() -> dict:
+def banker_strategy() -> dict[str, Any]:
     """Under the "choose" rule: per player total, what the banker does with a 1 that
     makes 17 to 21 (stand = keep it eleven, hit = count it as one and draw)."""
     table = {}
@@ -109,7 +111,7 @@ def banker_strategy() -> dict:
     return table
 
 
-def figures(settings: game.Settings = game.Settings()) -> dict:
+def figures(settings: game.Settings = game.Settings()) -> dict[str, Any]:
     edges = {rule: player_edge(game.Settings(banker_one=rule, blackjack_pays=settings.blackjack_pays)) for rule in game.BANKER_ONE_RULES}
     blackjack = sum((p for dice, p in FIRST if game.is_blackjack(dice)), Fraction(0))
     return {
@@ -129,7 +131,7 @@ def figures(settings: game.Settings = game.Settings()) -> dict:
     }
 
 
-def report(figures: dict) -> str:
+def report(figures: dict[str, Any]) -> str:
     lines = ["Blackjack Dice: exact values for the player (stake 1), optimal play on both sides"]
     for rule, edge in figures["player_edge_by_banker_one"].items():
         marker = "  (this table)" if rule == figures["banker_one"] else ""
@@ -150,12 +152,12 @@ def report(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def action_values(state: game.State) -> dict:
+def action_values(state: game.State) -> dict[Any, float]:
     """Expected chips of each legal action for whoever decides now, from their side.
     A player's values assume the banker answers that player alone (exact heads-up);
     the banker's values count every player who stood."""
     actor = game.current_actor(state)
-    if actor in (game.CHANCE, game.TERMINAL):
+    if actor in (CHANCE, TERMINAL):
         raise TableError(f"no decision is pending ({actor})")
     rule = state.settings.banker_one
     if state.turn == len(state.players):

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import Any
 
 from table.errors import TableError
 from table.rules import CHANCE, TERMINAL
@@ -32,19 +34,23 @@ _DRAWS = tuple((card, (4 if rank == "10" else 1) / 13) for rank, card in _CARDS.
 _TENS = ("10", "J", "Q", "K")
 
 
-def _key(cards) -> tuple[Card, ...]:
+def _key(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Hands that differ only in order or in which ten-value card they hold are equal."""
     ranks = sorted("10" if card.rank in _TENS else card.rank for card in cards)
     return tuple(_CARDS[rank] for rank in ranks)
 
 
-def _by_signature(value):
+HandValue = Callable[[tuple[Card, ...], Card], float]
+
+
+def _by_signature(value: HandValue) -> HandValue:
     """Cache a hand's value under what it depends on: up to three cards, the ranks
     (the 7-7-7 and 8-7-6 bonuses); beyond that the count, the ace-low sum and
     whether an ace is held, since only the charlie bonus looks past three cards."""
-    cache: dict = {}
+    cache: dict[tuple[object, ...], float] = {}
 
-    def cached(cards: tuple[Card, ...], *context):
+    def cached(cards: tuple[Card, ...], *context: Card) -> float:
+        signature: tuple[object, ...]
         if len(cards) <= 3:
             signature = tuple(sorted(card.rank for card in cards))
         else:
@@ -65,7 +71,7 @@ def _dealer_finals(cards: tuple[Card, ...]) -> tuple[tuple[int, tuple[Card, ...]
     """(final total, one hand reaching it, probability) for a dealer who draws to 16."""
     if game.hand_total(cards) >= DEALER_STANDS_ON:
         return ((min(game.hand_total(cards), 22), cards, 1.0),)
-    merged: dict[int, list] = {}
+    merged: dict[int, list[Any]] = {}
     for card, p in _DRAWS:
         for total, hand, q in _dealer_finals(_key(cards + (card,))):
             merged.setdefault(total, [hand, 0.0])[1] += p * q
@@ -76,7 +82,7 @@ def _dealer_finals(cards: tuple[Card, ...]) -> tuple[tuple[int, tuple[Card, ...]
 def dealer_distribution(up: Card) -> tuple[tuple[int, tuple[Card, ...], float], ...]:
     """Dealer's final totals (22 = bust) given the up card, knowing the dealer has no
     natural (otherwise the round would already be over)."""
-    merged: dict[int, list] = {}
+    merged: dict[int, list[Any]] = {}
     for hole, p in _DRAWS:
         if game.is_natural((hole, up)):
             continue
@@ -137,9 +143,10 @@ def _split_hand(first: Card, up: Card, settings: game.Settings) -> float:
     return total
 
 
-def hand_values(cards, up: Card, settings: game.Settings, moves) -> dict:
+def hand_values(hand: Iterable[Card], up_card: Card, settings: game.Settings,
+                moves: Iterable[game.Decision]) -> dict[game.Decision, float]:
     """Expected chips per unit stake of each move for a player's hand."""
-    cards, up = _key(cards), _key((up,))[0]
+    cards, up = _key(hand), _key((up_card,))[0]
     by_move = {
         game.STAND: lambda: _finished(cards, up),
         game.HIT: lambda: _hit(cards, up),
@@ -149,7 +156,7 @@ def hand_values(cards, up: Card, settings: game.Settings, moves) -> dict:
     return {move: by_move[move]() for move in moves}
 
 
-def _initial_moves(settings: game.Settings, cards: tuple[Card, ...]) -> tuple:
+def _initial_moves(settings: game.Settings, cards: tuple[Card, ...]) -> tuple[game.Decision, ...]:
     """The moves on two fresh cards when chips and cards are plentiful."""
     moves = (game.STAND, game.HIT, game.DOUBLE)
     return moves + (game.SPLIT,) if game.is_pair(settings, cards) else moves
@@ -196,7 +203,7 @@ def _hidden_card_hands(hand: game.Hand) -> list[tuple[tuple[Card, ...], float]]:
     return [(cards, p / mass) for cards, p in options]
 
 
-def _dealer_values(state: game.State) -> dict:
+def _dealer_values(state: game.State) -> dict[str, Any]:
     open_hands = [(hand.stake, _hidden_card_hands(hand)) for hand in state.hands if hand.result is None]
 
     @lru_cache(maxsize=None)
@@ -215,7 +222,7 @@ def _dealer_values(state: game.State) -> dict:
     return {move: moves[move](dealer) for move in game.legal_actions(state)}
 
 
-def action_values(state: game.State) -> dict:
+def action_values(state: game.State) -> dict[Any, float]:
     """Expected chips of each legal move for whoever must decide, over an infinite
     deck: a player knows own cards and the dealer's face-up (second) card; the dealer
     knows every face-up card. Assumes the bank can cover every payment."""
@@ -232,7 +239,7 @@ def action_values(state: game.State) -> dict:
 # ---------------------------------------------------------------- simulation
 
 
-def _dealer_by_rule(state: game.State):
+def _dealer_by_rule(state: game.State) -> game.Decision:
     return game.HIT if game.hand_total(state.dealer) < DEALER_STANDS_ON else game.STAND
 
 
@@ -250,6 +257,7 @@ def simulate(rounds: int = SIM_ROUNDS, seed: int = SIM_SEED) -> tuple[float, flo
         state = game.new_round(settings, seats, bankrolls, bets, banker="dealer", pack=pack)
         while not game.is_terminal(state):
             actor = game.current_actor(state)
+            action: game.Draw | game.Decision
             if actor == CHANCE:
                 cards = game.unseen_cards(state)
                 action = game.Draw(cards[rng.randrange(len(cards))])
@@ -257,7 +265,7 @@ def simulate(rounds: int = SIM_ROUNDS, seed: int = SIM_SEED) -> tuple[float, flo
                 action = _dealer_by_rule(state)
             else:
                 values = action_values(state)
-                action = max(values, key=values.get)
+                action = max(values, key=lambda move: values[move])
             state = game.apply(state, action)
         results.append(game.settle(state)["player"] / SIM_STAKE)
         pack = game.next_pack(state)
@@ -269,7 +277,7 @@ def simulate(rounds: int = SIM_ROUNDS, seed: int = SIM_SEED) -> tuple[float, flo
 # ---------------------------------------------------------------- figures
 
 
-def figures() -> dict:
+def figures() -> dict[str, Any]:
     edge = player_edge()
     simulated, half_width = simulate()
     ups = [Card(rank) for rank in RANKS[:10]]
@@ -295,7 +303,7 @@ def figures() -> dict:
     }
 
 
-def report(figures: dict) -> str:
+def report(figures: dict[str, Any]) -> str:
     low, high = figures["interval95"]
     lines = [
         "Blackjack with a changing bank: one player against the bank",

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from table.errors import TableError
+from table.rules import CHANCE, TERMINAL
 from table.rules import dice_blackjack as game
 from table.rules.dice_hands import Hit, Stand, chance_rolls
 
@@ -38,7 +40,7 @@ def dealer_rolls_on(total: int, player_total: int, best: bool, settings: game.Se
     return value
 
 
-def dealer_counts(total: int, dice, player_total: int, best: bool, settings) -> tuple[tuple[int, ...] | None, Fraction]:
+def dealer_counts(total: int, dice: tuple[int, ...], player_total: int, best: bool, settings: game.Settings) -> tuple[tuple[int, ...] | None, Fraction]:
     """The dealer's count of a roll and the player's value after it; a best dealer
     minimises the player's value, a simple one counts the highest total allowed."""
     options = game.dealer_options(total, dice, player_total)
@@ -73,7 +75,7 @@ def stand_value(player_total: int, best: bool, settings: game.Settings) -> Fract
     return value
 
 
-def hit_value(total: int, first: tuple[int, ...] | None, best: bool, settings) -> Fraction:
+def hit_value(total: int, first: tuple[int, ...] | None, best: bool, settings: game.Settings) -> Fraction:
     """Player's value hitting `total`; `first` is the first roll while a second pair
     would still be Blackjack (None afterwards)."""
     value = Fraction(0)
@@ -93,7 +95,7 @@ def player_on(total: int, best: bool, settings: game.Settings) -> Fraction:
     return stand if total >= game.TARGET else max(stand, hit_value(total, None, best, settings))
 
 
-def after_first_roll(first: tuple[int, ...], best: bool, settings) -> Fraction:
+def after_first_roll(first: tuple[int, ...], best: bool, settings: game.Settings) -> Fraction:
     total = game.first_count(first)
     if total > game.TARGET:
         return Fraction(-1)
@@ -104,11 +106,11 @@ def player_edge(best: bool = True, settings: game.Settings = game.Settings()) ->
     return sum((p * after_first_roll(dice, best, settings) for dice, p in ROLLS), Fraction(0))
 
 
-def _hits(total: int, first, settings) -> bool:
+def _hits(total: int, first: tuple[int, ...] | None, settings: game.Settings) -> bool:
     return hit_value(total, first, True, settings) > stand_value(total, True, settings)
 
 
-def strategy(settings: game.Settings) -> dict:
+def strategy(settings: game.Settings) -> dict[str, Any]:
     """The optimal player's decisions: hit or stand per total, on a first-roll pair,
     and which dice to count of each roll where there is a real choice."""
     totals = range(LOWEST, game.TARGET)
@@ -126,7 +128,7 @@ def strategy(settings: game.Settings) -> dict:
     return {"hit_or_stand": hit_or_stand, "first_roll_pair": pairs, "count": counting}
 
 
-def dealer_strategy(settings: game.Settings) -> dict:
+def dealer_strategy(settings: game.Settings) -> dict[str, Any]:
     """The dealer's best choices where the rules leave one, per player total: which
     dice to count ("both", a die, or "stand"/"hit" for a tie below 17)."""
     table = {}
@@ -140,14 +142,15 @@ def dealer_strategy(settings: game.Settings) -> dict:
             for dice, _ in ROLLS:
                 if len(game.dealer_options(total, dice, player_total)) > 1:
                     used, _ = dealer_counts(total, dice, player_total, True, settings)
-                    row[_key(dice)] = "both" if len(used) == 2 else str(used[0])
+                    if used is not None:  # there are options, so the dealer counts some
+                        row[_key(dice)] = "both" if len(used) == 2 else str(used[0])
             if row:
                 rows[str(total)] = row
         table[str(player_total)] = rows
     return table
 
 
-def figures(settings: game.Settings = game.Settings()) -> dict:
+def figures(settings: game.Settings = game.Settings()) -> dict[str, Any]:
     best = player_edge(True, settings)
     simple = player_edge(False, settings)
     pair_then_pair = sum((p for dice, p in ROLLS if dice[0] == dice[1] and game.first_count(dice) <= game.TARGET), Fraction(0))
@@ -165,7 +168,7 @@ def figures(settings: game.Settings = game.Settings()) -> dict:
     }
 
 
-def report(figures: dict) -> str:
+def report(figures: dict[str, Any]) -> str:
     lines = [
         "Dice Blackjack: exact values for the player (stake 1), optimal play on both sides",
         f"  player edge vs best dealer:    {figures['player_edge']:+.5f}  ({figures['player_edge_exact']})",
@@ -187,7 +190,7 @@ def report(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def _count_grid(counting: dict) -> list[str]:
+def _count_grid(counting: dict[str, dict[str, str]]) -> list[str]:
     rolls = [_key(dice) for dice, _ in ROLLS]
     rows = ["      " + " ".join(rolls)]
     for total, row in counting.items():
@@ -196,24 +199,26 @@ def _count_grid(counting: dict) -> list[str]:
     return rows
 
 
-def action_values(state: game.State) -> dict:
+def action_values(state: game.State) -> dict[Any, float]:
     """Expected chips of each legal action for whoever must decide now, from their side."""
     actor = game.current_actor(state)
-    if actor in (game.CHANCE, game.TERMINAL):
+    if actor in (CHANCE, TERMINAL):
         raise TableError(f"no decision is pending ({actor})")
     settings = state.settings
     duel = state.duels[state.turn]
     hand, stake = duel.player_hand, duel.stake
     if actor == state.table.banker and hand.end:
         player_total, total = hand.total, duel.dealer_hand.total
+        values: dict[object, Fraction]
         if state.step == "use":
             values = {game.Use(used): dealer_on(new, player_total, True, settings) for used, new in game.dealer_options(total, state.pending, player_total)}
         else:
             values = {Stand(): Fraction(game.compare(player_total, total)), Hit(): dealer_rolls_on(total, player_total, True, settings)}
         return {action: float(-stake * value) for action, value in values.items()}
+    values_: dict[object, Fraction]
     if state.step == "use":
-        values = {game.Use(used): player_on(new, True, settings) for used, new in game.hit_options(hand.total, state.pending)}
+        values_ = {game.Use(used): player_on(new, True, settings) for used, new in game.hit_options(hand.total, state.pending)}
     else:
         first = hand.rolls[0] if len(hand.rolls) == 1 else None
-        values = {Hit(): hit_value(hand.total, first, True, settings), Stand(): stand_value(hand.total, True, settings)}
-    return {action: float(stake * value) for action, value in values.items()}
+        values_ = {Hit(): hit_value(hand.total, first, True, settings), Stand(): stand_value(hand.total, True, settings)}
+    return {action: float(stake * value) for action, value in values_.items()}

@@ -15,10 +15,11 @@ question (negative = the house's advantage), the sign the manual's table uses.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable
+from typing import Any
 
 from table.errors import TableError
 from table.rules import CHANCE, TERMINAL
@@ -55,7 +56,7 @@ def _ante_outcome_split(cards: tuple[Card, ...]) -> tuple[Fraction, Fraction, Fr
     for roll, p in game.ROLL_CHANCES:
         ratio = ante_ratio(hand_score(cards, roll.dice))
         split[0 if ratio > 0 else 1 if ratio == 0 else 2] += p
-    return tuple(split)
+    return split[0], split[1], split[2]
 
 
 def _settled_value(state: game.State, hand: game.Hand) -> Fraction:
@@ -87,27 +88,28 @@ def _value(state: game.State, seat: str) -> Fraction:
     return _settled_value(state, _hand(state, seat))
 
 
-def _exact_action_values(state: game.State) -> dict:
+def _exact_action_values(state: game.State) -> dict[game.Action, Fraction]:
     seat = game.current_actor(state)
     if seat in (CHANCE, TERMINAL):
         raise TableError(f"no player decision is pending ({seat})")
     return {action: _value(game.apply(state, action), seat) for action in game.legal_actions(state)}
 
 
-def action_values(state: game.State) -> dict:
+def action_values(state: game.State) -> dict[Any, float]:
     """Each legal action of the seat to act -> expected net chips of all its bets (ANTE,
     RAISE and MATCH) with optimal play afterwards, the next cards drawn from this
     state's own shoe (so cards already dealt at the table are taken into account)."""
     return {action: float(value) for action, value in _exact_action_values(state).items()}
 
 
-def _best_action(state: game.State):
+def _best_action(state: game.State) -> game.Action:
     """The first legal action of greatest value: on ties, stand and no raise come first."""
     values = _exact_action_values(state)
-    return max(values, key=values.get)
+    return max(values, key=lambda action: values[action])
 
 
-def _final_hands(state: game.State, seat: str, choose: Callable) -> list[tuple[Fraction, game.Hand]]:
+def _final_hands(state: game.State, seat: str,
+                 choose: Callable[[game.State], game.Action]) -> list[tuple[Fraction, game.Hand]]:
     """Every way the seat's hand can end up under a strategy, with its exact chance."""
     if game.current_actor(state) == seat:
         return _final_hands(game.apply(state, choose(state)), seat, choose)
@@ -127,7 +129,13 @@ def _opened_round(settings: game.Settings, match: tuple[tuple[int, int], ...] = 
 
 
 def _first_cards(settings: game.Settings) -> list[tuple[Card, Fraction]]:
-    return [(deal.card, p) for deal, p in game.chance_outcomes(_opened_round(settings))]
+    return [(_card(deal), p) for deal, p in game.chance_outcomes(_opened_round(settings))]
+
+
+def _card(deal: game.Action) -> Card:
+    if not isinstance(deal, game.Deal):
+        raise TableError(f"a card was due, not {deal!r}")
+    return deal.card
 
 
 def _dealt(settings: game.Settings, card: Card, match: tuple[tuple[int, int], ...] = ()) -> game.State:
@@ -142,7 +150,7 @@ def _column(rank: str) -> str:
     return "10" if rank in TEN_COUNT else rank
 
 
-def _first_card_table(settings: game.Settings) -> tuple[dict, Fraction]:
+def _first_card_table(settings: game.Settings) -> tuple[dict[str, dict[str, float]], Fraction]:
     """The manual's EDGE COMPUTATION: per first card STAND, HIT, STAND & RAISE, MAX.
 
     Its HIT row is hitting without raising afterwards (the basic strategy never raises
@@ -183,7 +191,7 @@ def _basic_strategy_hands(settings: game.Settings) -> list[tuple[Fraction, game.
     ]
 
 
-def _strategy_figures(settings: game.Settings, hands: list[tuple[Fraction, game.Hand]]) -> dict:
+def _strategy_figures(settings: game.Settings, hands: list[tuple[Fraction, game.Hand]]) -> dict[str, Any]:
     """Outcome split and raise frequencies when the player follows the best strategy."""
     split = [sum(p * _ante_outcome_split(hand.cards)[i] for p, hand in hands) for i in range(3)]
     may_raise = [(p, hand) for p, hand in hands if game.raise_multiple(settings, hand.cards)]
@@ -207,11 +215,11 @@ def _hit_chance(hands: list[tuple[Fraction, game.Hand]]) -> Fraction:
 def _unlinked_hands(settings: game.Settings, hit_chance: Fraction) -> list[tuple[Fraction, tuple[Card, ...]]]:
     """The manual's MATCH model: one or two cards as often as basic strategy holds them,
     but the cards drawn as if the hit did not depend on the first card."""
-    hands = []
+    hands: list[tuple[Fraction, tuple[Card, ...]]] = []
     for card, p in _first_cards(settings):
         hands.append((p * (1 - hit_chance), (card,)))
         second_cards = game.chance_outcomes(game.apply(_dealt(settings, card), game.Hit()))
-        hands += [(p * hit_chance * q, (card, deal.card)) for deal, q in second_cards]
+        hands += [(p * hit_chance * q, (card, _card(deal))) for deal, q in second_cards]
     return hands
 
 
@@ -223,7 +231,7 @@ def _spot_average(settings: game.Settings, hands: list[tuple[Fraction, tuple[Car
     }
 
 
-def _match_figures(settings: game.Settings, hands: list[tuple[Fraction, game.Hand]]) -> dict:
+def _match_figures(settings: game.Settings, hands: list[tuple[Fraction, game.Hand]]) -> dict[str, Any]:
     """MATCH with the player's cards (exact, and the manual's model), alone, any match."""
     exact = _spot_average(settings, [(p, hand.cards) for p, hand in hands])
     manual_model = _spot_average(settings, _unlinked_hands(settings, _hit_chance(hands)))
@@ -241,12 +249,12 @@ def _match_figures(settings: game.Settings, hands: list[tuple[Fraction, game.Han
     }
 
 
-def _mean(values) -> Fraction:
+def _mean(values: Iterable[Fraction]) -> Fraction:
     values = list(values)
     return sum(values, Fraction(0)) / len(values)
 
 
-def figures(settings: game.Settings | None = None) -> dict:
+def figures(settings: game.Settings | None = None) -> dict[str, Any]:
     settings = settings or game.Settings()
     table, edge = _first_card_table(settings)
     hands = _basic_strategy_hands(settings)
@@ -264,7 +272,7 @@ def figures(settings: game.Settings | None = None) -> dict:
     return result
 
 
-def report(figures: dict) -> str:
+def report(figures: dict[str, Any]) -> str:
     columns = list(figures["first_card"])
     rows = [("STAND EV", "stand"), ("HIT EV", "hit"), ("STAND & RAISE", "stand_raise"), ("MAX EV", "max"), ("p", "p")]
     lines = ["DICEY 21 - ANTE & RAISE, expected net chips per chip of ANTE", f"({figures['deck_model']}; dice exact)"]

@@ -14,12 +14,15 @@ every figure here. See docs/odds/domino21.md.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from functools import lru_cache
 from math import comb, perm
+from typing import Any
 
 import numpy as np
 
 from table.errors import TableError
+from table.rules import CHANCE, TERMINAL
 from table.rules import domino21 as rules
 from table.rules.tiles import Tile, full_set
 
@@ -81,7 +84,7 @@ def _bits(masks: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _figures() -> dict:
+def _figures() -> dict[str, Any]:
     ways = _ways_table()
     classes = _mask_classes()
     counts, hands, ordered, p21, seed_odds, can_make, best, alive = {}, {}, {}, {}, {}, {}, {}, {}
@@ -113,7 +116,7 @@ def _figures() -> dict:
     }
 
 
-def _discrepancies(alive: dict, best: dict) -> list[str]:
+def _discrepancies(alive: dict[str, Any], best: dict[str, Any]) -> list[str]:
     """Where the seed's own words disagree with its table or with exact counting."""
     nine = str(rules.MAX_TILES)
     return [
@@ -131,13 +134,13 @@ def _discrepancies(alive: dict, best: dict) -> list[str]:
     ]
 
 
-def figures() -> dict:
+def figures() -> dict[str, Any]:
     """JSON-able figures, computed once per process (about 0.1 s); a copy, so a
     caller editing it cannot change what the next caller sees."""
     return copy.deepcopy(_figures())
 
 
-def report(figures: dict) -> str:
+def report(figures: dict[str, Any]) -> str:
     lines = [
         "Domino 21 counting table: ways of scoring n-tile hands (double-six set, no duplicates)",
         "reading: " + figures["reading"],
@@ -159,25 +162,26 @@ def report(figures: dict) -> str:
 
 # ---------------------------------------------------------------- the advisor
 
-Outcome = tuple  # (best total or None when bust, holds the special three-tile 21)
+Outcome = tuple[int | None, bool]  # (best total or None when bust, holds the special three-tile 21)
+Tiles = frozenset[Tile]  # the tiles a hand has grown by
 
 
 class _Grower:
     """Hands grown a tile at a time from `base` over a pool, each hand's totals kept
     (only those <= 21, the others can never come back) so a search never recounts."""
 
-    def __init__(self, base: tuple[Tile, ...], settings: rules.Settings):
+    def __init__(self, base: tuple[Tile, ...], settings: rules.Settings) -> None:
         self.base = base
         self.settings = settings
-        self.totals = {frozenset(): frozenset(t for t in rules.hand_totals(base) if t <= rules.TARGET)}
+        self.totals: dict[Tiles, frozenset[int]] = {frozenset(): frozenset(t for t in rules.hand_totals(base) if t <= rules.TARGET)}
 
-    def grow(self, extra: frozenset, tile: Tile) -> frozenset:
+    def grow(self, extra: Tiles, tile: Tile) -> Tiles:
         bigger = extra | {tile}
         if bigger not in self.totals:
             self.totals[bigger] = _add_fitting(self.totals[extra], tile)
         return bigger
 
-    def outcome(self, extra: frozenset) -> Outcome:
+    def outcome(self, extra: Tiles) -> Outcome:
         best = rules.best_of(self.totals[extra])
         size = len(self.base) + len(extra)
         special = size == 3 and rules.is_special_21(self.base + tuple(extra), self.settings)
@@ -185,7 +189,7 @@ class _Grower:
 
 
 @lru_cache(maxsize=None)
-def _add_fitting(totals: frozenset, tile: Tile) -> frozenset:
+def _add_fitting(totals: frozenset[int], tile: Tile) -> frozenset[int]:
     """rules.add_tile keeping totals <= 21; few distinct total sets occur, so cached."""
     return frozenset(total for total in rules.add_tile(totals, tile) if total <= rules.TARGET)
 
@@ -195,9 +199,9 @@ def _final_outcomes(known: tuple[Tile, ...], hidden: int, pool: tuple[Tile, ...]
     """Distribution of a hand's final outcome when `hidden` of its tiles are unseen
     (uniform from `pool`) and, if `draws`, it keeps drawing by rules.keeps_drawing."""
     grower = _Grower(known, settings)
-    memo: dict[frozenset, dict[Outcome, float]] = {}
+    memo: dict[Tiles, dict[Outcome, float]] = {}
 
-    def finish(extra: frozenset) -> dict[Outcome, float]:
+    def finish(extra: Tiles) -> dict[Outcome, float]:
         if extra in memo:
             return memo[extra]
         outcome = grower.outcome(extra)
@@ -240,14 +244,15 @@ def _unseen(state: rules.State, me: rules.Hand) -> tuple[Tile, ...]:
 
 
 def _best_play(tiles: tuple[Tile, ...], pool: tuple[Tile, ...], settings: rules.Settings,
-               stand_value, may_hit) -> tuple[float, float | None]:
+               stand_value: Callable[[int, Outcome], float],
+               may_hit: Callable[[int], bool]) -> tuple[float, float | None]:
     """(EV of standing, EV of hitting or None) with optimal later play over `pool`;
     stand_value(size, outcome) values a finished hand."""
     grower = _Grower(tiles, settings)
-    memo: dict[frozenset, float] = {}
+    memo: dict[Tiles, float] = {}
     stand_value = lru_cache(maxsize=None)(stand_value)  # depends on size and outcome only
 
-    def value(extra: frozenset) -> float:
+    def value(extra: Tiles) -> float:
         if extra not in memo:
             outcome = grower.outcome(extra)
             stand = stand_value(len(tiles) + len(extra), outcome)
@@ -255,7 +260,7 @@ def _best_play(tiles: tuple[Tile, ...], pool: tuple[Tile, ...], settings: rules.
             memo[extra] = stand if hit is None else max(stand, hit)
         return memo[extra]
 
-    def hit_value(extra: frozenset) -> float | None:
+    def hit_value(extra: Tiles) -> float | None:
         rest = [tile for tile in pool if tile not in extra]
         if not rest or not may_hit(len(tiles) + len(extra) + 1):
             return None
@@ -306,7 +311,7 @@ def _banker_values(state: rules.State) -> tuple[float, float | None, float]:
     return stand, hit, stand_value(len(me.held), (None, False))
 
 
-def action_values(state: rules.State) -> dict:
+def action_values(state: rules.State) -> dict[Any, float]:
     """Expected chips of each legal action for the one who must decide.
 
     A documented approximation (docs/odds/domino21.md): every unseen tile is equally
@@ -314,7 +319,7 @@ def action_values(state: rules.State) -> dict:
     the banker's view of each player's face-down tiles ignores the other hands;
     exposing a tile carries no value of its own.
     """
-    if rules.current_actor(state) in (rules.CHANCE, rules.TERMINAL):
+    if rules.current_actor(state) in (CHANCE, TERMINAL):
         raise TableError(f"no decision is pending ({state.step})")
     me = rules.current_hand(state)
     legal = rules.legal_actions(state)
@@ -323,8 +328,16 @@ def action_values(state: rules.State) -> dict:
     else:
         (stand, hit), concede = _player_values(state, me), None
     if state.step == "announce":
-        return {action: (stand if action.total is not None else concede) for action in legal}
+        return {action: (stand if action.total is not None else _valued(concede)) for action in legal}
     if state.step == "expose":
         best = stand if hit is None else max(stand, hit)
         return {action: best for action in legal}
-    return {action: (hit if isinstance(action, rules.Hit) else stand) for action in legal}
+    return {action: (_valued(hit) if isinstance(action, rules.Hit) else stand) for action in legal}
+
+
+def _valued(value: float | None) -> float:
+    """A move's value, worked out wherever the move is legal (a hit where a hit is
+    allowed, conceding where the banker announces)."""
+    if value is None:
+        raise TableError("no value for a move the rules do not offer here")
+    return value

@@ -11,15 +11,18 @@ may count it as 1 and draw on, and that choice is an action.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping
+from random import Random
+from typing import Any
 
 from table.errors import BadValue, TableError
-from table.rules import CHANCE, TERMINAL
+from table.pieces import Piece
+from table.rules import CHANCE, TERMINAL, no_carry_over
 from table.rules import dice_hands as shared
 from table.rules.dice import check_die
-from table.rules.dice_hands import Bets, check_bet, Hit, Limits, Roll, RollOff, Stand, Table
+from table.rules.dice_hands import Bets, Hit, Limits, Roll, RollOff, Stand, Table
 
 GAME_ID = "blackjack-dice"
 DESCRIPTION = "Two d10 then one per hit against a rotating banker who draws to 17; 0 is ten, 1 is one or eleven"
@@ -32,7 +35,6 @@ BANKER_CHOOSES = "choose"  # house rule (a): the banker counts a 1 as 1 or 11
 ONE_IS_ELEVEN = "eleven"  # house rule (b): the banker's 1 is 11 whenever that is 21 or under
 BANKER_ONE_RULES = (BANKER_CHOOSES, ONE_IS_ELEVEN)
 
-__all__ = ["Bets", "check_bet", "Hit", "Stand", "Roll", "Settings", "State", "first_banker"]
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,7 @@ def first_banker(rolls: Mapping[str, int]) -> str | None:
 # --- the contract -----------------------------------------------------------------
 
 
-def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets], banker: str | None = None) -> State:
+def new_round(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets], banker: str | None = None) -> State:
     """With no banker named, the seats roll one d10 each and the lowest banks."""
     table = shared.open_table(settings, seats, bankrolls, bets, banker, shared.most_won(settings))
     if banker is None:
@@ -174,23 +176,24 @@ def current_actor(state: State) -> str:
         return TERMINAL
     if state.step == "roll":
         return CHANCE
-    return state.table.banker if _banker_turn(state) else state.players[state.turn]
+    return state.table.dealer if _banker_turn(state) else state.players[state.turn]
 
 
-def _dice_due(state: State) -> int:
+def dice_due(state: State) -> int:
+    """How many dice the roll due is (one each in the first-banker roll-off)."""
     return 1 if state.roll_off or _hand(state).dice else 2
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
-    return shared.rolls_due(current_actor(state), _dice_due(state), SIDES)
+    return shared.rolls_due(current_actor(state), dice_due(state), SIDES)
 
 
-def legal_actions(state: State) -> tuple:
-    return shared.legal_moves(current_actor(state), _dice_due(state), SIDES, lambda: (Hit(), Stand()))
+def legal_actions(state: State) -> tuple[Any, ...]:
+    return shared.legal_moves(current_actor(state), dice_due(state), SIDES, lambda: (Hit(), Stand()))
 
 
-def apply(state: State, action) -> State:
-    rolled = shared.routed_roll(state, action, current_actor(state), _dice_due(state), SIDES, legal_actions,
+def apply(state: State, action: object) -> State:
+    rolled = shared.routed_roll(state, action, current_actor(state), dice_due(state), SIDES, legal_actions,
                                 _after_roll_off, _after_roll)
     if rolled is not None:
         return rolled
@@ -245,10 +248,12 @@ def next_banker(state: State) -> str | None:
     under "refuse", could cover the smallest bet from each of the others)."""
     if not is_terminal(state):
         return None
-    return shared.next_bank(state.settings, state.table, settle(state), state.table.banker)
+    return shared.next_bank(state.settings, state.table, settle(state), state.table.dealer)
 
 
+check_bet = shared.check_bet
 banker_for = shared.banker_for
+carry_over = no_carry_over
 
 
 def _hand_text(hand: Hand) -> str:
@@ -262,7 +267,7 @@ def describe(state: State) -> str:
     if state.roll_off:
         return shared.roll_off_text(state.roll_off, state.table, state.settings, "the lowest d10 banks, 0 counting ten")
     table = state.table
-    lines = [f"Banker: {table.banker} [{table.bankroll(table.banker)} chips]"]
+    lines = [f"Banker: {table.banker} [{table.bankroll(table.dealer)} chips]"]
     for number, (seat, hand) in enumerate(zip(state.players, state.hands)):
         result = f" -> {_result_text(state, hand)}" if is_terminal(state) else ""
         waiting = number > state.turn
@@ -275,7 +280,7 @@ def describe(state: State) -> str:
         lines.append(f"The banker's 1 may count eleven ({hard + 10}, stand) or one ({hard}, hit and roll on)")
     elif current_actor(state) == CHANCE:
         roller = f"the banker {table.banker}" if _banker_turn(state) else state.players[state.turn]
-        lines.append(shared.dice_due_text(roller, _dice_due(state), SIDES))
+        lines.append(shared.dice_due_text(roller, dice_due(state), SIDES))
     if is_terminal(state):
         lines.append("Settled: " + ", ".join(f"{a} {n:+d}" for a, n in settle(state).items()))
     return "\n".join(lines)
@@ -299,15 +304,19 @@ def _result_text(state: State, hand: Hand) -> str:
 label = shared.label
 
 
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Roll:
+    return shared.roll_of(current_actor(state), pieces, dice_due(state), SIDES)
+
+
 def parse_outcome(state: State, text: str) -> Roll:
-    return shared.typed_roll(current_actor(state), text, _dice_due(state), SIDES)
+    return shared.typed_roll(current_actor(state), text, dice_due(state), SIDES)
 
 
 auto_bets = shared.auto_stakes
 parse_bets = shared.parse_stake
 
 
-def auto_action(state: State, rng):
+def auto_action(state: State, rng: Random) -> object:
     """Simple table play: a player hits below 17; a banker with a choice stands."""
     if current_actor(state) in (CHANCE, TERMINAL):
         return shared.sample(chance_outcomes(state), rng)  # refuses once the round is over

@@ -16,11 +16,14 @@ uniformly from the unseen stock. docs/rules.md (changing bank) has the full rule
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping
+from random import Random
+from typing import Any
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
+from table.pieces import Piece, the_one
 from table.rules import CHANCE, TERMINAL
 from table.rules.cards import Card, full_pack, parse_card
 from table.rules.seating import check_bankroll, check_saved, check_table
@@ -150,7 +153,7 @@ def bonus_multiple(cards: tuple[Card, ...]) -> int:
     if ranks == ["6", "7", "8"]:
         return 2
     if len(cards) >= CHARLIE_CARDS:
-        return 2 ** (len(cards) - CHARLIE_CARDS + 1)
+        return 1 << (len(cards) - CHARLIE_CARDS + 1)  # 2, 4, 8...
     return 0
 
 
@@ -193,7 +196,7 @@ def first_banker(cards_dealt: tuple[Card, ...], seats: tuple[str, ...]) -> str |
 
 def new_round(
     settings: Settings,
-    seats,
+    seats: tuple[str, ...],
     bankrolls: Mapping[str, int],
     bets: Mapping[str, Bets],
     banker: str | None = None,
@@ -260,7 +263,7 @@ def _check_pack(pack: Pack) -> None:
 def _start_deal(state: State) -> State:
     """Hands for the seats that bet, in playing order from the dealer's left."""
     stakes = dict(state.stakes)
-    order = _from_left_of(state.seats, state.banker)
+    order = _from_left_of(state.seats, _bank(state))
     hands = tuple(Hand(seat, stakes[seat]) for seat in order if seat in stakes)
     return replace(state, phase=DEAL if hands else OVER, hands=hands)
 
@@ -281,6 +284,13 @@ def current_actor(state: State) -> str:
     if state.phase == PLAY:
         hand = state.hands[state.turn]
         return CHANCE if len(hand.cards) < 2 else hand.seat
+    return _bank(state)
+
+
+def _bank(state: State) -> str:
+    """The dealer, once the first deal has found one."""
+    if state.banker is None:
+        raise IllegalAction("nobody deals yet: the cards turned up have not found the first banker")
     return state.banker
 
 
@@ -288,7 +298,7 @@ def is_terminal(state: State) -> bool:
     return state.phase == OVER
 
 
-def legal_actions(state: State) -> tuple:
+def legal_actions(state: State) -> tuple[Any, ...]:
     actor = current_actor(state)
     if actor == TERMINAL:
         return ()
@@ -299,7 +309,7 @@ def legal_actions(state: State) -> tuple:
     return _player_actions(state, state.hands[state.turn])
 
 
-def _player_actions(state: State, hand: Hand) -> tuple:
+def _player_actions(state: State, hand: Hand) -> tuple[Any, ...]:
     settings, spare = state.settings, _spare_cards(state)
     own = [h for h in state.hands if h.seat == hand.seat]
     affordable = sum(h.stake for h in own) + hand.stake <= dict(state.bankrolls)[hand.seat]
@@ -314,7 +324,7 @@ def _player_actions(state: State, hand: Hand) -> tuple:
     return tuple(actions)
 
 
-def chance_outcomes(state: State) -> tuple:
+def chance_outcomes(state: State) -> tuple[tuple[Draw, Fraction], ...]:
     if current_actor(state) != CHANCE:
         raise TableError("no card is due to be drawn now")
     stock = unseen_cards(state)
@@ -322,7 +332,7 @@ def chance_outcomes(state: State) -> tuple:
     return tuple((Draw(card), each) for card in stock)
 
 
-def apply(state: State, action) -> State:
+def apply(state: State, action: object) -> State:
     actor = current_actor(state)
     if actor == TERMINAL:
         raise IllegalAction("the round is over; start a new round")
@@ -330,7 +340,7 @@ def apply(state: State, action) -> State:
         if not isinstance(action, Draw):
             raise IllegalAction(f"a card must be drawn now, not {_name(action)}")
         return _draw(state, action.card)
-    if action not in legal_actions(state):
+    if not isinstance(action, Decision) or action not in legal_actions(state):
         choices = ", ".join(label(a) for a in legal_actions(state))
         raise IllegalAction(f"{actor} cannot {_name(action)} now; choose one of: {choices}")
     if state.phase == DEALER:
@@ -338,7 +348,7 @@ def apply(state: State, action) -> State:
     return _player_decides(state, action)
 
 
-def _name(action) -> str:
+def _name(action: object) -> str:
     return label(action) if isinstance(action, (Draw, Decision)) else repr(action)
 
 
@@ -367,7 +377,14 @@ def _spare_cards(state: State) -> int:
     return reachable - sum(1 for hand in state.hands if len(hand.cards) < 2)
 
 
-def carry_over(state: State) -> dict:
+def banker_for(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+               turn: str | None = None) -> str | None:
+    """The dealer keeps the bank until another's natural takes it over (next_banker):
+    the table's `turn` is the banker."""
+    return turn
+
+
+def carry_over(state: State) -> dict[str, Any]:
     """The same pack goes on: this round's cards under the burned card."""
     return {"pack": next_pack(state)}
 
@@ -525,10 +542,10 @@ def _pay(state: State, index: int, amount: int, note: str) -> State:
 
 def _banker_chips(state: State) -> int:
     paid = sum(hand.result for hand in state.hands if hand.result is not None)
-    return dict(state.bankrolls)[state.banker] - paid
+    return dict(state.bankrolls)[_bank(state)] - paid
 
 
-def _with_hand(state: State, index: int, **changes) -> State:
+def _with_hand(state: State, index: int, **changes: Any) -> State:
     hands = state.hands
     return replace(state, hands=hands[:index] + (replace(hands[index], **changes),) + hands[index + 1:])
 
@@ -538,8 +555,10 @@ def settle(state: State) -> dict[str, int]:
         raise TableError("the round is not over yet")
     net = {seat: 0 for seat in state.seats}
     for hand in state.hands:
+        if hand.result is None:
+            raise TableError(f"{hand.seat}'s hand was never paid")
         net[hand.seat] += hand.result
-        net[state.banker] -= hand.result
+        net[_bank(state)] -= hand.result
     return net
 
 
@@ -564,12 +583,14 @@ def next_banker(state: State) -> str | None:
 # ------------------------------------------------------------- words for people
 
 
-def label(action) -> str:
+def label(action: object) -> str:
     if isinstance(action, Draw):
         return f"card {action.card}"
     if action == DOUBLE:
         return "double down"
-    return action.move
+    if isinstance(action, Decision):
+        return action.move
+    raise TableError(f"not an action of this game: {action!r}")
 
 
 def _cards_text(cards: tuple[Card, ...]) -> str:
@@ -596,14 +617,23 @@ def describe(state: State) -> str:
     return "\n".join(lines)
 
 
-def parse_outcome(state: State, text: str) -> Draw:
-    """A typed card with its suit ('QS', '10h'): the pack is tracked card by card."""
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Draw:
+    """The card drawn, with its suit: the pack is tracked card by card."""
     if current_actor(state) != CHANCE:
         raise IllegalAction("no card is due now; it is a player's or the dealer's decision")
-    draw = Draw(parse_card(text, suit_required=True))
+    draw = Draw(the_one(pieces, Card))
+    if draw.card.suit is None:
+        raise BadValue(f"{str(draw.card)!r}: give the suit too (C, D, H or S), e.g. QS")
     if draw.card not in unseen_cards(state):
         raise IllegalAction(f"{draw.card} has already been dealt or discarded from this pack")
     return draw
+
+
+def parse_outcome(state: State, text: str) -> Draw:
+    """A typed card with its suit ('QS', '10h')."""
+    if current_actor(state) != CHANCE:
+        raise IllegalAction("no card is due now; it is a player's or the dealer's decision")
+    return outcome_of(state, (parse_card(text, suit_required=True),))
 
 
 def parse_bets(settings: Settings, text: str) -> Bets:
@@ -617,7 +647,8 @@ def parse_bets(settings: Settings, text: str) -> Bets:
 # ----------------------------------------------------------- simple automatic play
 
 
-def auto_bets(settings: Settings, seats, bankrolls: Mapping[str, int], rng, banker: str | None = None) -> dict[str, Bets]:
+def auto_bets(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng: Random,
+              banker: str | None = None) -> dict[str, Bets]:
     """A random stake within the limits for every seat that can cover a dealer's natural;
     new_round ignores a named banker's, so he is not given one."""
     bets = {}
@@ -628,7 +659,7 @@ def auto_bets(settings: Settings, seats, bankrolls: Mapping[str, int], rng, bank
     return bets
 
 
-def auto_action(state: State, rng) -> object:
+def auto_action(state: State, rng: Random) -> object:
     """Cards at random; players split aces and eights, double on 10 or 11 and hit
     below 17; the dealer hits below 17."""
     if current_actor(state) == TERMINAL:

@@ -12,14 +12,17 @@ are the rules; the odds module imports them instead of restating them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping
+from random import Random
+from typing import Any
 
 from table.errors import TableError
-from table.rules import CHANCE, TERMINAL
+from table.pieces import Piece
+from table.rules import CHANCE, TERMINAL, no_carry_over
 from table.rules import dice_hands as shared
-from table.rules.dice_hands import Bets, check_bet, Hit, Limits, Roll, RollOff, Stand, Table
+from table.rules.dice_hands import Bets, Hit, Limits, Roll, RollOff, Stand, Table
 
 GAME_ID = "dice-blackjack"
 DESCRIPTION = "Two d6 against a dealer: first roll doubled, then count both dice or either one; two pairs pay 2:1"
@@ -29,7 +32,6 @@ SIDES = 6
 TARGET = 21
 DEALER_STANDS = 17
 
-__all__ = ["Bets", "check_bet", "Hit", "Stand", "Roll", "Use", "Settings", "State"]
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ def duel_units(duel: Duel, settings: Settings) -> int:
 # --- the contract -----------------------------------------------------------------
 
 
-def new_round(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets], banker: str | None = None) -> State:
+def new_round(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets], banker: str | None = None) -> State:
     """With no dealer named, the seats roll one die each and the highest deals."""
     table = shared.open_table(settings, seats, bankrolls, bets, banker, shared.most_won(settings))
     if banker is None:
@@ -187,22 +189,23 @@ def current_actor(state: State) -> str:
         return TERMINAL
     if state.step == "roll":
         return CHANCE
-    return state.table.banker if _dealer_turn(state) else _duel(state).player
+    return state.table.dealer if _dealer_turn(state) else _duel(state).player
 
 
-def _dice_due(state: State) -> int:
+def dice_due(state: State) -> int:
+    """How many dice the roll due is (one each in the first-banker roll-off)."""
     return 1 if state.roll_off else 2
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Roll, Fraction], ...]:
-    return shared.rolls_due(current_actor(state), _dice_due(state), SIDES)
+    return shared.rolls_due(current_actor(state), dice_due(state), SIDES)
 
 
-def legal_actions(state: State) -> tuple:
-    return shared.legal_moves(current_actor(state), _dice_due(state), SIDES, lambda: _decisions(state))
+def legal_actions(state: State) -> tuple[Any, ...]:
+    return shared.legal_moves(current_actor(state), dice_due(state), SIDES, lambda: _decisions(state))
 
 
-def _decisions(state: State) -> tuple:
+def _decisions(state: State) -> tuple[Any, ...]:
     if state.step == "use":
         return tuple(Use(used) for used, _ in _count_options(state, state.pending))
     return (Hit(), Stand())
@@ -221,8 +224,8 @@ def _hand(state: State) -> Hand:
     return duel.dealer_hand if _dealer_turn(state) else duel.player_hand
 
 
-def apply(state: State, action) -> State:
-    rolled = shared.routed_roll(state, action, current_actor(state), _dice_due(state), SIDES, legal_actions,
+def apply(state: State, action: object) -> State:
+    rolled = shared.routed_roll(state, action, current_actor(state), dice_due(state), SIDES, legal_actions,
                                 _after_roll_off, _after_roll)
     if rolled is not None:
         return rolled
@@ -297,11 +300,13 @@ def next_banker(state: State) -> str | None:
     the smallest bet from each of the others."""
     if not is_terminal(state):
         return None
-    winner = next((duel.player for duel in state.duels if duel_units(duel, state.settings) > 0), state.table.banker)
+    winner = next((duel.player for duel in state.duels if duel_units(duel, state.settings) > 0), state.table.dealer)
     return shared.next_bank(state.settings, state.table, settle(state), winner, inclusive=True)
 
 
+check_bet = shared.check_bet
 banker_for = shared.banker_for
+carry_over = no_carry_over
 
 
 def _hand_text(hand: Hand) -> str:
@@ -322,7 +327,7 @@ def describe(state: State) -> str:
     if state.roll_off:
         return shared.roll_off_text(state.roll_off, state.table, state.settings, "the highest die deals")
     table = state.table
-    lines = [f"Dealer: {table.banker} [{table.bankroll(table.banker)} chips]"]
+    lines = [f"Dealer: {table.banker} [{table.bankroll(table.dealer)} chips]"]
     for number, duel in enumerate(state.duels):
         head = f"{duel.player} (bet {duel.stake} of {table.bankroll(duel.player)} chips)"
         if number > state.turn:
@@ -341,7 +346,7 @@ def describe(state: State) -> str:
         lines.append("The dealer is below 17 but ties the player, so may stand on the tie or roll on")
     elif current_actor(state) == CHANCE:
         roller = f"the dealer {table.banker}" if _dealer_turn(state) else _duel(state).player
-        lines.append(shared.dice_due_text(roller, _dice_due(state), SIDES))
+        lines.append(shared.dice_due_text(roller, dice_due(state), SIDES))
     if is_terminal(state):
         lines.append("Settled: " + ", ".join(f"{a} {n:+d}" for a, n in settle(state).items()))
     return "\n".join(lines)
@@ -364,21 +369,25 @@ def _result_text(duel: Duel, settings: Settings) -> str:
     return f"{winner} {owed}: {player.total} against the dealer's {dealer.total}"
 
 
-def label(action) -> str:
+def label(action: object) -> str:
     if isinstance(action, Use):
         return "use both" if len(action.dice) == 2 else f"use {action.dice[0]}"
     return shared.label(action)
 
 
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Roll:
+    return shared.roll_of(current_actor(state), pieces, dice_due(state), SIDES)
+
+
 def parse_outcome(state: State, text: str) -> Roll:
-    return shared.typed_roll(current_actor(state), text, _dice_due(state), SIDES)
+    return shared.typed_roll(current_actor(state), text, dice_due(state), SIDES)
 
 
 auto_bets = shared.auto_stakes
 parse_bets = shared.parse_stake
 
 
-def auto_action(state: State, rng):
+def auto_action(state: State, rng: Random) -> object:
     """Simple table play: a player hits below 16 and counts the highest safe total;
     the dealer counts the highest total allowed and takes any tie."""
     if current_actor(state) in (CHANCE, TERMINAL):

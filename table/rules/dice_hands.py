@@ -10,16 +10,24 @@ player-banked game people argue about most.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Callable, Mapping
+from random import Random
+from typing import Any, Protocol, TypeVar
 
 from table.errors import BadBet, BadValue, IllegalAction
+from table.pieces import Piece, dice_values
 from table.rules import CHANCE, TERMINAL
 from table.rules.dice import check_die, parse_dice
-from table.rules.seating import check_bankroll, check_saved, check_table, round_the_table
+from table.rules.seating import (
+    check_bankroll,
+    check_saved,
+    check_table,
+    round_the_table,
+)
 
 SEAT_ORDER = "seat-order"
 REFUSE = "refuse"
@@ -81,7 +89,36 @@ class Limits:
             raise BadValue(f"short_banker is one of {', '.join(SHORT_BANKER_RULES)}, not {self.short_banker!r}")
 
 
-def most_won(settings) -> int:
+class LimitRules(Protocol):
+    """What Limits holds, as both games' Settings do."""
+
+    @property
+    def min_bet(self) -> int: ...
+
+    @property
+    def max_bet(self) -> int: ...
+
+    @property
+    def short_banker(self) -> str: ...
+
+
+class DiceRules(LimitRules, Protocol):
+    """Both games' Settings: the Limits and what a Blackjack pays."""
+
+    @property
+    def blackjack_pays(self) -> int: ...
+
+
+class RollingState(Protocol):
+    @property
+    def roll_off(self) -> RollOff | None: ...
+
+
+S = TypeVar("S")
+R = TypeVar("R", bound=RollingState)
+
+
+def most_won(settings: DiceRules) -> int:
     """The most one stake can win under either game's Settings: a Blackjack's pay, or
     a plain win's one stake when a Blackjack pays less (even 0, which must not let a
     "refuse" banker cover nothing)."""
@@ -108,6 +145,13 @@ class Table:
     def bankroll(self, account: str) -> int:
         return dict(self.bankrolls)[account]
 
+    @property
+    def dealer(self) -> str:
+        """The banker, once the roll-off has found one."""
+        if self.banker is None:
+            raise IllegalAction("nobody banks yet: the roll-off for the first banker is still on")
+        return self.banker
+
     def players(self) -> tuple[str, ...]:
         """Everyone who bet, in seat order, except the banker (whose bet is not taken)."""
         return tuple(seat for seat, _ in self.stakes if seat != self.banker)
@@ -117,7 +161,7 @@ class Table:
 
 
 def open_table(
-    limits: Limits,
+    limits: LimitRules,
     seats: tuple[str, ...],
     bankrolls: Mapping[str, int],
     bets: Mapping[str, Bets],
@@ -147,7 +191,7 @@ def check_saved_table(table: Table, roll_off: RollOff | None, players: tuple[str
                        named=(*(seat for seat, _ in table.stakes), *(roll_off.rollers if roll_off else ()), *players))
 
 
-def check_bet(limits: Limits, seat: str, bet: object, chips: int) -> int:
+def check_bet(limits: LimitRules, seat: str, bet: object, chips: int) -> int:
     """The stake of one seat's bet, or BadBet: within the limits and held in chips
     (a stake is all a player can lose; the banker's cover is open_table's concern)."""
     stake = getattr(bet, "stake", None)
@@ -178,7 +222,7 @@ def _nobody_can_bank(table: Table, best_payout: int) -> str:
     return f"nobody can bank these bets: the banker must be able to pay every other player at once ({short})"
 
 
-def settle_with_banker(table: Table, limits: Limits, units: Mapping[str, int]) -> dict[str, int]:
+def settle_with_banker(table: Table, limits: LimitRules, units: Mapping[str, int]) -> dict[str, int]:
     """Net chips for every seat from each player's result in stakes (+2, +1, 0, -1).
 
     The banker takes the losers' chips first and pays winners in seat order from
@@ -224,7 +268,13 @@ def require_dice_due(actor: str) -> None:
 def typed_roll(actor: str, text: str, count: int, sides: int) -> Roll:
     """What a person typed for the dice, for --manual play."""
     require_dice_due(actor)
-    return Roll(parse_dice(text, count, sides))
+    return roll_of(actor, parse_dice(text, count, sides), count, sides)
+
+
+def roll_of(actor: str, pieces: Sequence[Piece], count: int, sides: int) -> Roll:
+    """The dice that came out, as the camera or a person gives them."""
+    require_dice_due(actor)
+    return Roll(dice_values(pieces, count, sides))
 
 
 def rolls_due(actor: str, count: int, sides: int) -> tuple[tuple[Roll, Fraction], ...]:
@@ -233,7 +283,7 @@ def rolls_due(actor: str, count: int, sides: int) -> tuple[tuple[Roll, Fraction]
     return chance_rolls(count, sides)
 
 
-def legal_moves(actor: str, count: int, sides: int, decisions: Callable[[], tuple]) -> tuple:
+def legal_moves(actor: str, count: int, sides: int, decisions: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
     """Every roll when dice are due, nothing once the round is over, else `decisions()`."""
     if actor == TERMINAL:
         return ()
@@ -242,8 +292,9 @@ def legal_moves(actor: str, count: int, sides: int, decisions: Callable[[], tupl
     return decisions()
 
 
-def routed_roll(state, action: object, actor: str, count: int, sides: int, legal_actions: Callable,
-                after_roll_off: Callable, after_roll: Callable):
+def routed_roll(state: R, action: object, actor: str, count: int, sides: int,
+                legal_actions: Callable[[R], tuple[Any, ...]], after_roll_off: Callable[[R, int], R],
+                after_roll: Callable[[R, tuple[int, ...]], R]) -> R | None:
     """The start both engines' apply shares: when dice are due the checked roll goes to
     the first-banker roll-off (one die) or to the hand waiting for it, and the new state
     is returned; otherwise `action` must be a legal decision, and None leaves applying
@@ -291,7 +342,7 @@ def seats_with_chips(table: Table) -> tuple[str, ...]:
     return tuple(seat for seat in table.seats if table.bankroll(seat) > 0) or table.seats
 
 
-def bank_candidates(table: Table, limits: Limits, best_payout: int) -> tuple[str, ...]:
+def bank_candidates(table: Table, limits: LimitRules, best_payout: int) -> tuple[str, ...]:
     """The seats that may bank against the table's stakes, in seat order: those with
     chips, and under "refuse" only those whose chips could pay every other stake at
     the best payout at once (empty when nobody's could)."""
@@ -301,7 +352,7 @@ def bank_candidates(table: Table, limits: Limits, best_payout: int) -> tuple[str
     return tuple(seat for seat in seats if _owed(table, seat, best_payout) <= table.bankroll(seat))
 
 
-def banker_for(settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+def banker_for(settings: DiceRules, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
                turn: str | None = None) -> str | None:
     """Who banks a round with these bets when it is `turn`'s turn (whom next_banker
     named; None leaves it to new_round's roll-off): `turn` itself, unless under
@@ -317,12 +368,14 @@ def banker_for(settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str,
     return next(seat for seat in round_the_table(table.seats, turn, inclusive=True) if seat in able)
 
 
-def start_roll_off(table: Table, settings) -> RollOff:
+def start_roll_off(table: Table, settings: DiceRules) -> RollOff:
     return RollOff(bank_candidates(table, settings, most_won(settings)))
 
 
-def add_roll_off(roll_off: RollOff, value: int, rank: Callable[[int], int]) -> RollOff | str:
+def add_roll_off(roll_off: RollOff | None, value: int, rank: Callable[[int], int]) -> RollOff | str:
     """The next roll-off after one more die: the winner's name once decided."""
+    if roll_off is None:
+        raise IllegalAction("no roll-off for the first banker is on")
     rolls = roll_off.rolls + (value,)
     if len(rolls) < len(roll_off.rollers):
         return RollOff(roll_off.rollers, rolls)
@@ -330,7 +383,7 @@ def add_roll_off(roll_off: RollOff, value: int, rank: Callable[[int], int]) -> R
     return best[0] if len(best) == 1 else RollOff(best)
 
 
-def roll_off_text(roll_off: RollOff, table: Table, settings, rule: str) -> str:
+def roll_off_text(roll_off: RollOff, table: Table, settings: DiceRules, rule: str) -> str:
     """The first-banker roll-off in words, saying so when it is a tie being rolled
     again, and who does not roll because their chips could not cover the others' bets."""
     done = ", ".join(f"{seat} {value}" for seat, value in zip(roll_off.rollers, roll_off.rolls))
@@ -349,7 +402,8 @@ def dice_due_text(roller: str, count: int, sides: int) -> str:
     return f"next: {roller} rolls {'one die' if count == 1 else f'{count} dice'} (d{sides}; type it like '{example}')"
 
 
-def auto_stakes(settings, seats, bankrolls: Mapping[str, int], rng, banker: str | None = None) -> dict[str, Bets]:
+def auto_stakes(settings: DiceRules, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng: Random,
+                banker: str | None = None) -> dict[str, Bets]:
     """Everyone with chips bets a small random stake they can afford; the engine drops
     the banker's bet, so this need not know who banks. Under "refuse" that is why every
     seat that could end up banking (every seat with chips, or the named banker alone,
@@ -376,7 +430,7 @@ def auto_stakes(settings, seats, bankrolls: Mapping[str, int], rng, banker: str 
 BETS_HELP = "STAKE (whole chips)"
 
 
-def parse_stake(limits: Limits, text: str) -> Bets:
+def parse_stake(limits: LimitRules, text: str) -> Bets:
     try:
         stake = int(text.strip())
     except ValueError:
@@ -386,7 +440,7 @@ def parse_stake(limits: Limits, text: str) -> Bets:
     return Bets(stake)
 
 
-def next_bank(settings, table: Table, net: Mapping[str, int], turn: str, *, inclusive: bool = False) -> str:
+def next_bank(settings: DiceRules, table: Table, net: Mapping[str, int], turn: str, *, inclusive: bool = False) -> str:
     """Who banks next, going round the table from `turn` (the seats after it and
     `turn` last, or `turn` first when `inclusive`): the first seat that still has
     chips after `net`, and under "refuse" whose chips could also pay the smallest bet
@@ -400,7 +454,7 @@ def next_bank(settings, table: Table, net: Mapping[str, int], turn: str, *, incl
     return next(seat for seat in round_the_table(table.seats, turn, inclusive=inclusive) if seat in able)
 
 
-def sample(outcomes: tuple[tuple[object, Fraction], ...], rng) -> object:
+def sample(outcomes: tuple[tuple[S, Fraction], ...], rng: Random) -> S:
     """One chance outcome drawn with its exact probability from the caller's rng."""
     point = Fraction(rng.randrange(10**9), 10**9)
     for action, probability in outcomes:

@@ -18,12 +18,14 @@ explained in docs/rules.md (Dicey 21).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import product
-from typing import Mapping, Union
+from typing import Any, Union
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
+from table.pieces import Piece, dice_values, the_one
 from table.rules import CHANCE, HOUSE, TERMINAL
 from table.rules.cards import Card, parse_card
 from table.rules.dice import check_die, parse_dice
@@ -129,7 +131,7 @@ class Deal:
 
 @dataclass(frozen=True)
 class Roll:
-    dice: tuple[int, int, int]
+    dice: tuple[int, ...]  # three of them
 
     def __post_init__(self) -> None:
         try:
@@ -216,7 +218,7 @@ def check_bet(settings: Settings, seat: str, bet: Bets, bankroll: object) -> Han
     return hand
 
 
-def _match_wagers(seat: str, wagers: object) -> tuple[tuple[int, int], ...]:
+def _match_wagers(seat: str, wagers: Any) -> tuple[tuple[int, int], ...]:
     """The MATCH wagers as (spot, chips) pairs on different spots 1..6, or a BadBet."""
     try:
         match = tuple((spot, chips) for spot, chips in wagers)
@@ -247,8 +249,9 @@ def _shoe_for_round(settings: Settings, shoe: Shoe | None, players: int) -> Shoe
 # ----- whose turn, and what may happen --------------------------------------------
 
 
-def _next_step(state: State) -> tuple[str, int | None]:
-    """(what happens next, index of the hand it concerns): the whole round flow."""
+def _next_step(state: State) -> tuple[str, int]:
+    """(what happens next, index of the hand it concerns): the whole round flow. The
+    roll and the end concern no hand: their index is past the last one."""
     for index, hand in enumerate(state.hands):
         if hand.ante and not hand.cards:
             return "first card", index
@@ -261,7 +264,7 @@ def _next_step(state: State) -> tuple[str, int | None]:
             return "second card", index
         if hand.raised is None and len(raise_options(state, hand)) > 1:
             return "raise", index
-    return ("roll", None) if state.dice is None else ("done", None)
+    return ("roll" if state.dice is None else "done"), len(state.hands)
 
 
 def raise_multiple(settings: Settings, cards: tuple[Card, ...]) -> int:
@@ -280,6 +283,11 @@ def raise_options(state: State, hand: Hand) -> range:
     most = raise_multiple(state.settings, hand.cards) * hand.ante
     most = min(most, dict(state.bankrolls)[hand.seat] - hand.staked)
     return range(0, most + 1, hand.ante if state.settings.raise_in_whole_antes else 1)
+
+
+def dice_due(state: State) -> bool:
+    """Whether the chance event due is the roll of the three dice (else it is a card)."""
+    return _next_step(state)[0] == "roll"
 
 
 def current_actor(state: State) -> str:
@@ -339,11 +347,11 @@ def _what_is_due(state: State) -> str:
     return f"{actor} may: {', '.join(label(action) for action in legal_actions(state))}"
 
 
-def _replace(state: State, **changes) -> State:
+def _replace(state: State, **changes: Any) -> State:
     return State(**{**{f.name: getattr(state, f.name) for f in fields(State)}, **changes})
 
 
-def _with(hand: Hand, **changes) -> Hand:
+def _with(hand: Hand, **changes: Any) -> Hand:
     return Hand(**{**{f.name: getattr(hand, f.name) for f in fields(Hand)}, **changes})
 
 
@@ -383,7 +391,13 @@ def next_banker(state: State) -> None:
     return None
 
 
-def carry_over(state: State) -> dict:
+def banker_for(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+               turn: str | None = None) -> str | None:
+    """The house banks every round; the driver's `turn` is left as it is."""
+    return turn
+
+
+def carry_over(state: State) -> dict[str, Any]:
     """The shoe goes on to the next round until the cut card comes out."""
     return {"shoe": state.shoe}
 
@@ -391,7 +405,7 @@ def carry_over(state: State) -> dict:
 # ----- words for people -----------------------------------------------------------------
 
 
-def label(action: Action) -> str:
+def label(action: object) -> str:
     if isinstance(action, Stand):
         return STAND
     if isinstance(action, Hit):
@@ -467,16 +481,26 @@ def _score_word(score: int) -> str:
     return {0: "push", 1: "pays 1 to 1", TOP_SCORE_PAYS: f"pays {TOP_SCORE_PAYS} to 1"}[ante_ratio(score)]
 
 
-def parse_outcome(state: State, text: str) -> Action:
-    """Suits never matter here, so a typed suit is dropped: the outcome is the rank."""
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Action:
+    """The three dice as they lie, or the card dealt; suits never matter here, so a
+    card's suit is dropped: the outcome is the rank."""
     step, _ = _next_step(state)
     if step == "roll":
-        return Roll(parse_dice(text, DICE))
+        return Roll(dice_values(pieces, DICE))
     if step in ("first card", "second card"):
-        deal = Deal(Card(parse_card(text).rank))
+        deal = Deal(Card(the_one(pieces, Card).rank))
         if deal not in legal_actions(state):
             raise BadValue(f"every {deal.card.rank} of the shoe has been dealt: look at the card again")
         return deal
+    raise TableError("no card or dice are due now")
+
+
+def parse_outcome(state: State, text: str) -> Action:
+    step, _ = _next_step(state)
+    if step == "roll":
+        return outcome_of(state, parse_dice(text, DICE))
+    if step in ("first card", "second card"):
+        return outcome_of(state, (parse_card(text),))
     raise TableError("no card or dice are due now")
 
 
@@ -487,12 +511,12 @@ def parse_bets(settings: Settings, text: str) -> Bets:
         raise BadBet(f"type a bet: {BETS_HELP}")
     try:
         ante = int(parts[0])
-        match = tuple(tuple(int(n) for n in part.split(":")) for part in parts[1:])
+        wagers = tuple(tuple(int(n) for n in part.split(":")) for part in parts[1:])
     except ValueError:
         raise BadBet(f"{text!r}: {BETS_HELP}") from None
-    if any(len(wager) != 2 for wager in match):
+    if any(len(wager) != 2 for wager in wagers):
         raise BadBet(f"{text!r}: each MATCH wager is SPOT:CHIPS")
-    return Bets(ante, match)
+    return Bets(ante, tuple((spot, chips) for spot, chips in wagers))
 
 
 # ----- simple play for demos and tests ---------------------------------------------------------
@@ -510,7 +534,7 @@ def auto_bets(
         ante = min(settings.max_ante, max(settings.min_ante, chips // 50))
         if chips < ante:
             continue
-        match = ()
+        match: tuple[tuple[int, int], ...] = ()
         if settings.max_match_wagers and chips - ante >= settings.min_match and rng.random() < 0.5:
             match = ((rng.choice(SPOTS), settings.min_match),)
         bets[seat] = Bets(ante, match)
@@ -529,5 +553,5 @@ def auto_action(state: State, rng: random.Random) -> Action:
         hand = state.hands[index]
         first_card_ace = hand.cards[0].rank == "A" and len(hand.cards) == 1
         return Raise(max(raise_options(state, hand)) if first_card_ace else 0)
-    actions, chances = zip(*chance_outcomes(state))
-    return rng.choices(actions, weights=chances)[0]
+    outcomes = chance_outcomes(state)
+    return rng.choices([action for action, _ in outcomes], weights=[chance for _, chance in outcomes])[0]

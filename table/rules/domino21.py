@@ -11,14 +11,22 @@ See docs/rules.md (Domino 21) for the rules in full and every ambiguity's choice
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, Mapping
+from random import Random
+from typing import Any
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
-from table.rules import CHANCE, TERMINAL
-from table.rules.seating import check_bankroll, check_saved, check_table, round_the_table
+from table.pieces import Piece, the_one
+from table.rules import CHANCE, TERMINAL, no_carry_over
+from table.rules.seating import (
+    check_bankroll,
+    check_saved,
+    check_table,
+    round_the_table,
+)
 from table.rules.tiles import Tile, full_set, parse_tile
 
 GAME_ID = "domino21"
@@ -215,7 +223,7 @@ def check_bet(settings: Settings, seat: str, bet: object, chips: int) -> int:
     return price
 
 
-def _pick_banker(settings: Settings, order: tuple[str, ...], bankrolls: Mapping[str, int], prices: dict) -> str:
+def _pick_banker(settings: Settings, order: tuple[str, ...], bankrolls: Mapping[str, int], prices: dict[str, int]) -> str:
     """The first seat in `order` that covers everyone else's opening pot."""
     for seat in order:
         others = [price for other, price in prices.items() if other != seat]
@@ -224,7 +232,7 @@ def _pick_banker(settings: Settings, order: tuple[str, ...], bankrolls: Mapping[
     raise BadBet("nobody can bank these bets: no seat holds enough chips to cover the other players' opening pots")
 
 
-def banker_for(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+def banker_for(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
                turn: str | None = None) -> str | None:
     """Who banks a round with these bets when it is `turn`'s turn (whom next_banker
     named, who could cover the lowest price): `turn`, or when it cannot cover the
@@ -239,7 +247,8 @@ def banker_for(settings: Settings, seats, bankrolls: Mapping[str, int], bets: Ma
     return None if turn is None else banker
 
 
-def new_round(settings: Settings, seats, bankrolls, bets, banker: str | None = None) -> State:
+def new_round(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], bets: Mapping[str, Bets],
+              banker: str | None = None) -> State:
     seats = check_table(seats, bankrolls, bets, banker, min_seats=2, seat_error=BadBet)
     bankrolls = dict(bankrolls)
     prices = {seat: check_bet(settings, seat, bet, bankrolls[seat])
@@ -333,7 +342,7 @@ def _can_hit(state: State, index: int) -> bool:
     return tiles <= MAX_TILES and bool(boneyard(state)) and stake_allowed(state, index, tiles)
 
 
-def legal_actions(state: State) -> tuple:
+def legal_actions(state: State) -> tuple[Any, ...]:
     step = state.step
     if step == "over":
         return ()
@@ -349,7 +358,7 @@ def legal_actions(state: State) -> tuple:
     return ((Hit(),) if _can_hit(state, index) else ()) + (Stand(),)
 
 
-def chance_outcomes(state: State) -> tuple:
+def chance_outcomes(state: State) -> tuple[tuple[Draw, Fraction], ...]:
     if current_actor(state) != CHANCE:
         raise TableError(f"no tile is being drawn now ({state.step})")
     draws = legal_actions(state)
@@ -426,6 +435,7 @@ def apply(state: State, action: object) -> State:
         return _with_hand(state, index, replace(hand, held=held), "decide")
     if isinstance(action, Stand):
         return _next_turn(_with_hand(state, index, replace(hand, finished=True), state.step))
+    assert isinstance(action, Announce)  # legal, and none of the others
     return _announce(state, action.total)
 
 
@@ -438,7 +448,8 @@ def stake(hand: Hand) -> int:
 
 def player_result(state: State, hand: Hand) -> str:
     """'bust', 'win', 'lose' or 'bank-over' (the banker announced over 21)."""
-    if best_total(hand.tiles) is None:
+    best = best_total(hand.tiles)
+    if best is None:
         return "bust"
     if state.banker_total is None:
         return "bank-over"
@@ -446,7 +457,7 @@ def player_result(state: State, hand: Hand) -> str:
     mine, banks = is_special_21(hand.tiles, settings), is_special_21(state.hands[-1].tiles, settings)
     if mine != banks:
         return "win" if mine else "lose"
-    return "win" if best_total(hand.tiles) > state.banker_total else "lose"
+    return "win" if best > state.banker_total else "lose"
 
 
 def _claim(state: State, hand: Hand) -> int:
@@ -577,11 +588,19 @@ def label(action: object) -> str:
     return repr(action)
 
 
-def parse_outcome(state: State, text: str) -> Draw:
-    tile = parse_tile(text)
+def outcome_of(state: State, pieces: Sequence[Piece]) -> Draw:
+    """The tile drawn, whichever way round it lies."""
+    tile = the_one(pieces, Tile)
     if tile in in_play(state):
         raise BadValue(f"{tile} is already in play: type a tile from the boneyard")
     return Draw(tile)
+
+
+def parse_outcome(state: State, text: str) -> Draw:
+    return outcome_of(state, (parse_tile(text),))
+
+
+carry_over = no_carry_over
 
 
 def parse_bets(settings: Settings, text: str) -> Bets:
@@ -594,7 +613,8 @@ def parse_bets(settings: Settings, text: str) -> Bets:
     return Bets(price)
 
 
-def auto_bets(settings: Settings, seats, bankrolls, rng, banker: str | None = None) -> dict[str, Bets]:
+def auto_bets(settings: Settings, seats: tuple[str, ...], bankrolls: Mapping[str, int], rng: Random,
+              banker: str | None = None) -> dict[str, Bets]:
     """Every seat that can afford two tiles bets the lowest price, but only the first
     seat that could bank for the others and max_players more, since new_round seats no
     more players than that; it picks that seat (or an earlier bettor, leaving as many
@@ -609,7 +629,7 @@ def auto_bets(settings: Settings, seats, bankrolls, rng, banker: str | None = No
     return {}
 
 
-def auto_action(state: State, rng) -> object:
+def auto_action(state: State, rng: Random) -> object:
     legal = legal_actions(state)
     if state.step == "decide":
         return Hit() if Hit() in legal and keeps_drawing(best_total(current_hand(state).tiles)) else Stand()

@@ -12,14 +12,14 @@ a bank goes round the table is here too, for the same reason.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeGuard
 
 from table.errors import BadBet, TableError
 from table.ledger import MOST_CHIPS
 
 
 def check_table(
-    seats: object,
+    seats: Any,
     bankrolls: Mapping[str, int],
     bets: Mapping[str, object],
     banker: str | None = None,
@@ -36,35 +36,35 @@ def check_table(
     one of them; a whole bankroll of 0 or more chips for every seat; no bet from a
     seat that is not at the table."""
     try:
-        seats = tuple(seats)
+        names: tuple[str, ...] = tuple(seats)
     except TypeError:
         raise seat_error(f"the seats are a list of names, not {seats!r}") from None
-    if not all(isinstance(seat, str) and seat for seat in seats):
-        raise seat_error(f"every seat is a name, not {seats!r}")
-    taken = [seat for seat in seats if seat in reserved]
+    if not all(isinstance(seat, str) and seat for seat in names):
+        raise seat_error(f"every seat is a name, not {names!r}")
+    taken = [seat for seat in names if seat in reserved]
     if taken:
         raise seat_error(f"{taken[0]!r} is the house's account in this game, not a seat: give the seat another name")
-    if len(set(seats)) != len(seats) or len(seats) < min_seats or (max_seats is not None and len(seats) > max_seats):
-        raise seat_error(f"the table seats {_how_many(min_seats, max_seats)} players, each once, not {seats!r}")
-    if banker is not None and banker not in seats:
-        raise seat_error(f"the banker {banker!r} is not one of the seats {', '.join(seats)}")
-    for seat in seats:
+    if len(set(names)) != len(names) or len(names) < min_seats or (max_seats is not None and len(names) > max_seats):
+        raise seat_error(f"the table seats {_how_many(min_seats, max_seats)} players, each once, not {names!r}")
+    if banker is not None and banker not in names:
+        raise seat_error(f"the banker {banker!r} is not one of the seats {', '.join(names)}")
+    for seat in names:
         check_bankroll(seat, bankrolls.get(seat))
-    strangers = sorted(map(str, set(bets) - set(seats)))
+    strangers = sorted(map(str, set(bets) - set(names)))
     if strangers:
         raise BadBet(f"bets from seats not at the table: {', '.join(strangers)}")
-    return seats
+    return names
 
 
 def check_saved(
-    seats: object,
+    seats: Any,
     bankrolls: tuple[tuple[str, int], ...],
     banker: str | None = None,
     *,
     named: Iterable[str] = (),
     stakes: Iterable[tuple[str, object]] = (),
     held: Mapping[str, int] | None = None,
-    **limits,
+    **limits: Any,
 ) -> tuple[str, ...]:
     """The seats of a saved round (each engine's check_state), or an error: its table as
     check_table finds one, every other name it keeps (a bankroll's, a stake's, a hand's,
@@ -75,18 +75,18 @@ def check_saved(
     by field, so a damaged, hand-edited or stale one could name a stranger, stake -5
     or count chips a seat does not have; played on, its settlement would name the
     stranger or overdraw, the ledger would refuse it, and the round could never close."""
-    seats = check_table(seats, dict(bankrolls), {}, banker, **limits)
-    strangers = [name for name in (*(account for account, _ in bankrolls), *named) if name not in seats]
+    at_table = check_table(seats, dict(bankrolls), {}, banker, **limits)
+    strangers = [name for name in (*(account for account, _ in bankrolls), *named) if name not in at_table]
     if strangers:
-        raise TableError(f"the round names {strangers[0]!r}, who is not one of its seats ({', '.join(seats)})")
+        raise TableError(f"the round names {strangers[0]!r}, who is not one of its seats ({', '.join(at_table)})")
     for account, chips in bankrolls:
         if held is not None and held.get(account) != chips:
             raise TableError(f"the round was dealt with {account} holding {chips} chips, but the bankroll file "
                              f"holds {held.get(account, 'no account of that name')}")
-    for seat, chips in stakes:
-        if not _whole_chips(chips):
-            raise BadBet(f"{seat}: a stake is whole chips, 0 or more, not {chips!r}")
-    return seats
+    for seat, stake in stakes:
+        if not _whole_chips(stake):
+            raise BadBet(f"{seat}: a stake is whole chips, 0 or more, not {stake!r}")
+    return at_table
 
 
 def check_bankroll(seat: str, chips: object) -> int:
@@ -99,7 +99,7 @@ def check_bankroll(seat: str, chips: object) -> int:
     return chips
 
 
-def _whole_chips(chips: object) -> bool:
+def _whole_chips(chips: object) -> TypeGuard[int]:
     """A count of chips a bankroll file can hold: an int (True is not one), 0 to MOST_CHIPS."""
     return not isinstance(chips, bool) and isinstance(chips, int) and 0 <= chips <= MOST_CHIPS
 

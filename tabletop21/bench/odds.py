@@ -6,12 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from table.rules import GAME_MODULES
+from table.games import GAMES
 
 _TIMED = """
 import time
-from table.odds import odds_module
-module = odds_module({game!r})
+from table.games import game
+module = game({game!r}).odds_module()
 start = time.perf_counter()
 module.figures()
 print(f"{{time.perf_counter() - start:.3f}}")
@@ -20,7 +20,7 @@ print(f"{{time.perf_counter() - start:.3f}}")
 
 def run(args) -> None:
     print("odds: figures() per game, each in a fresh process (seconds, one core)")
-    for game_id in GAME_MODULES:
+    for game_id in GAMES:
         done = subprocess.run([sys.executable, "-c", _TIMED.format(game=game_id)],
                               capture_output=True, text=True)
         figure = done.stdout.strip() + " s" if done.returncode == 0 else "failed: " + done.stderr.strip().splitlines()[-1]

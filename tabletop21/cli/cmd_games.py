@@ -1,6 +1,6 @@
 """`tabletop21 games`: the game ids a person can pass to every other command."""
 
-from table.rules import GAME_MODULES, engine
+from table.games import GAMES
 
 
 def register(subparsers) -> None:
@@ -9,6 +9,6 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    for game_id in GAME_MODULES:
-        print(f"{game_id:15s} {engine(game_id).DESCRIPTION}")
+    for game_id, game in GAMES.items():
+        print(f"{game_id:15s} {game.description}")
     return 0

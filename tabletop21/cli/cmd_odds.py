@@ -6,8 +6,7 @@ import json
 
 from tabletop21.cli import rule_arg
 from table.errors import TableError
-from table.odds import odds_module
-from table.rules import game_settings
+from table.games import game
 
 
 def register(subparsers) -> None:
@@ -20,8 +19,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    module = odds_module(args.game)
-    settings = game_settings(args.game, dict(args.rule))
+    played = game(args.game)
+    module = played.odds_module()
+    settings = played.settings(dict(args.rule))
     if "settings" in inspect.signature(module.figures).parameters:
         figures = module.figures(settings)
     elif args.rule:

@@ -12,7 +12,8 @@ from table.errors import BadBet, TableError
 from table.ledger import Ledger
 from table.round_play import play_round
 from tabletop21.cli import rule_arg
-from table.rules import HOUSE, engine, game_settings
+from table.games import game
+from table.rules import HOUSE
 
 
 def register(subparsers) -> None:
@@ -71,11 +72,12 @@ def choose_action(eng, state):
 
 
 def run(args) -> int:
-    eng = engine(args.game)
+    played = game(args.game)
+    eng = played.engine
     if args.players < 1 or args.chips < 1:
         raise TableError("--players and --chips must be at least 1")
     rng = random.Random(args.seed)
-    settings = game_settings(args.game, dict(args.rule))
+    settings = played.settings(dict(args.rule))
     seats = tuple(f"seat{n}" for n in range(1, args.players + 1))
     bankrolls = {seat: args.chips for seat in seats}
     if eng.HOUSE_BANKED:

@@ -86,10 +86,9 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     from vision.settle import SettleDetector
 
     game, seats = config.table.game, config.table.seats
-    typed = tuple(kind for kind, how in (("card", config.input.cards), ("d10", config.input.d10),
-                                          ("tile", config.input.dominoes)) if how == "typed")
+    typed = config.input.typed_kinds()
     driver = Driver(game, seats, bet=config.table.bet, seat_bets=tuple(config.table.bets.items()), typed_kinds=typed,
-                    rules=tuple(config.rules.items()))
+                    settings=config.settings)
     # Whatever a setting or a device can fail at comes before the store is written
     # to: reopening a round can void it, and a round voided by a start that then
     # stopped on a bad sessions folder or an unplugged camera is lost to the start
