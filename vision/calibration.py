@@ -112,6 +112,7 @@ class Calibration:
 
 serial.register("calibration", Calibration)
 
+
 class Placed(Protocol):
     """A read or refusal with a centre and (but for some refusals) a box."""
 
@@ -159,9 +160,7 @@ def checked_frame(frame: object, calibration: Calibration | None, min_side: int 
 
 def _check_frame_size(frame_size: object) -> None:
     if not (isinstance(frame_size, tuple) and len(frame_size) == 2 and all(
-            # typeshed's numbers.Integral declares no ">": every Integral compares with an int
-            isinstance(side, Integral) and not isinstance(side, bool) and side > 0  # type: ignore[operator]
-            for side in frame_size)):
+            isinstance(side, Integral) and not isinstance(side, bool) and int(side) > 0 for side in frame_size)):
         raise BadCalibration(f"frame_size is (width, height) in whole pixels, not {frame_size!r}")
 
 
@@ -195,7 +194,8 @@ def _check_die(die_px: object, frame_size: tuple[int, int]) -> None:
     if die_px is None:
         return
     low, high = die_bounds(frame_size)
-    # typeshed's numbers.Real declares no reflected "<=": every Real compares with a float
+    # typeshed's numbers.Real has no __ge__, the reflection of float's "<=", though every
+    # Real there is (int, float, Fraction, numpy's) compares with a float either way round.
     if isinstance(die_px, bool) or not isinstance(die_px, Real) or not low <= die_px <= high:  # type: ignore[operator]
         raise BadCalibration(f"a die face is between {low:.1f} and {high:.1f} pixels in a "
                              f"{frame_size[0]}x{frame_size[1]} frame, not {die_px!r}")
