@@ -40,7 +40,7 @@ def draw_camera(canvas: Canvas, camera: CameraView | None, frame: np.ndarray | N
     """Outlines are placed in the read's frame size; a view whose size cannot be scaled
     (zero, from a damaged recording) still shows the picture, without outlines."""
     placeable = camera is not None and all(side > 0 for side in camera.frame_size)
-    frame_size = camera.frame_size if placeable else (frame.shape[1], frame.shape[0]) if frame is not None else (4, 3)
+    frame_size = camera.frame_size if camera is not None and placeable else (frame.shape[1], frame.shape[0]) if frame is not None else (4, 3)
     shown = fit_frame(frame_size, rect)
     if frame is None:
         pygame.draw.rect(canvas.surface, theme.INK, shown)

@@ -167,6 +167,6 @@ class Canvas:
             # a 'g'), which a box only just tall enough for the line must not show.
             shown = rect.clip(box)
             self.surface.blit(image, shown, pygame.Rect(shown.x - rect.x, shown.y - rect.y, shown.w, shown.h))
-            self.texts.append(TextBox(line, tuple(shown), tuple(box), cut))
+            self.texts.append(TextBox(line, (shown.x, shown.y, shown.w, shown.h), (box.x, box.y, box.w, box.h), cut))
             covered = covered.union(shown) if covered.w else shown.copy()
         return covered

@@ -220,7 +220,7 @@ def example_frame(view: TableView) -> np.ndarray | None:
     if view.camera is None:
         return None
     width, height = view.camera.frame_size
-    frame = np.zeros((height, width, 3), np.uint8)
+    frame: np.ndarray = np.zeros((height, width, 3), np.uint8)
     frame[:] = (40, 110, 30)
     for overlay in view.camera.overlays:
         _draw_piece(frame, overlay)

@@ -76,6 +76,7 @@ def _die(canvas: Canvas, item: Item, slot: pygame.Rect) -> None:
     _shadowed(canvas.surface, square, theme.CREAM if item.face_up else theme.BUTTON_OFF, radius)
     pygame.draw.rect(canvas.surface, theme.INK, square, width=max(1, side // 24), border_radius=radius)
     if item.face_up:
+        assert item.value is not None  # Item requires a face-up die's value
         _pips(canvas.surface, item.value, square, theme.INK)
     else:
         canvas.text("?", square.inflate(-side // 4, -side // 4), 1.0, theme.WHITE, align="center", min_size=0.0)
@@ -111,6 +112,7 @@ def _tile(canvas: Canvas, item: Item, slot: pygame.Rect) -> None:
     if not item.face_up:
         pygame.draw.circle(canvas.surface, theme.GOLD, tile.center, max(2, width // 7))
         return
+    assert item.halves is not None  # Item requires a face-up tile's halves
     pygame.draw.line(canvas.surface, theme.INK, (tile.left + width // 8, tile.centery), (tile.right - width // 8, tile.centery), max(1, width // 16))
     _pips(canvas.surface, item.halves[0], pygame.Rect(tile.left, tile.top, width, width), theme.INK)
     _pips(canvas.surface, item.halves[1], pygame.Rect(tile.left, tile.centery, width, width), theme.INK)
@@ -127,6 +129,7 @@ def _card(canvas: Canvas, item: Item, slot: pygame.Rect) -> None:
         pygame.draw.line(canvas.surface, theme.CREAM, inner.topleft, inner.bottomright, max(1, card.w // 24))
         pygame.draw.line(canvas.surface, theme.CREAM, inner.topright, inner.bottomleft, max(1, card.w // 24))
         return
+    assert item.rank is not None  # Item requires a face-up card's rank
     _shadowed(canvas.surface, card, theme.CREAM, radius)
     pygame.draw.rect(canvas.surface, theme.INK, card, width=max(1, card.w // 30), border_radius=radius)
     colour = theme.RED if item.suit in RED_SUITS else theme.INK

@@ -144,14 +144,16 @@ def paytable(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float
 
 
 def stats(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float) -> None:
+    session = view.stats
+    assert session is not None  # TableView requires Stats on a stats screen
     gap = canvas.px(0.02)
     chart = pygame.Rect(body.left, body.top, body.w * 64 // 100, body.h)
-    draw_chart(canvas, view.stats, chart)
+    draw_chart(canvas, session, chart)
     side = pygame.Rect(chart.right + gap, body.top, body.right - chart.right - gap, body.h)
     inner = panel(canvas, side)
-    histories = view.stats.histories
+    histories = session.histories
     heading, legend, facts = split_rows(inner, (0.16, 0.5, 0.34))
-    canvas.text(f"After {view.stats.rounds} rounds", heading, theme.BODY, theme.GOLD)
+    canvas.text(f"After {session.rounds} rounds", heading, theme.BODY, theme.GOLD)
     rows = split_rows(legend, tuple(1.0 for _ in histories)) if histories else []
     for index, (history, row) in enumerate(zip(histories, rows)):
         colour, shape = series_style(index)
@@ -161,18 +163,20 @@ def stats(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float) -
         change = last - history.bankrolls[0] if history.bankrolls else 0
         words = pygame.Rect(row.left + 3 * size + 2, row.top, row.w - 3 * size - 2, row.h)
         canvas.text(f"{history.seat} {last} ({change:+d})", words, theme.SMALL, theme.WHITE)
-    text_list(canvas, list(view.stats.facts), facts, [theme.MUTED] * len(view.stats.facts))
+    text_list(canvas, list(session.facts), facts, [theme.MUTED] * len(session.facts))
 
 
 def error(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float) -> None:
+    problem = view.error
+    assert problem is not None  # TableView requires an ErrorInfo on an error screen
     inner = panel(canvas, body, 1.0)
     icon = pygame.Rect(inner.left, inner.top, inner.h * 2 // 5, inner.h * 2 // 5)
     warning_sign(canvas, icon)
     words = pygame.Rect(icon.right + inner.w // 30, inner.top, inner.right - icon.right - inner.w // 30, inner.h)
     title, todo, detail = split_rows(words, (0.3, 0.45, 0.25))
-    canvas.text(view.error.title, title, theme.TITLE, theme.GOLD, wrap=True)
-    canvas.text(view.error.todo, todo, theme.HEADING, theme.WHITE, wrap=True, valign="top")
-    canvas.text(view.error.detail, detail, theme.SMALL, theme.MUTED, wrap=True, valign="top")
+    canvas.text(problem.title, title, theme.TITLE, theme.GOLD, wrap=True)
+    canvas.text(problem.todo, todo, theme.HEADING, theme.WHITE, wrap=True, valign="top")
+    canvas.text(problem.detail, detail, theme.SMALL, theme.MUTED, wrap=True, valign="top")
 
 
 def warning_sign(canvas: Canvas, box: pygame.Rect) -> None:

@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import cv2
 import numpy as np
 
 from table import serial
 from vision.image_io import NotAnImage, checked_bgr
-from table.reads import Point, Unreadable
+from table.reads import Box, Point, Unreadable, UnreadableKind
 
 # A die face is between these fractions of the frame's mean side, sqrt(width * height):
 # 4 to 320 pixels in the 640x640 frames the readers were tuned on. Fractions, not
@@ -112,7 +112,18 @@ class Calibration:
 
 serial.register("calibration", Calibration)
 
-Read = TypeVar("Read")
+
+class Placed(Protocol):
+    """A read or refusal with a centre and (but for some refusals) a box."""
+
+    @property
+    def center(self) -> Point: ...
+
+    @property
+    def box(self) -> Box | None: ...
+
+
+Read = TypeVar("Read", bound=Placed)
 
 
 def box_corners(box: tuple[float, float, float, float]) -> tuple[Point, Point, Point, Point]:
@@ -121,7 +132,7 @@ def box_corners(box: tuple[float, float, float, float]) -> tuple[Point, Point, P
 
 
 def in_play(calibration: Calibration | None, found: Read, corners: Sequence[Point] | np.ndarray,
-            kind: str, thing: str) -> Read | Unreadable | None:
+            kind: UnreadableKind, thing: str) -> Read | Unreadable | None:
     """What a reader reports of `found` (a read with a centre and a box) whose own
     corners are `corners`, by the d6 reader's rule: only what lies in the play area is
     in play, and a reading of the part inside may be wrong (half a tile read as another
@@ -149,7 +160,7 @@ def checked_frame(frame: object, calibration: Calibration | None, min_side: int 
 
 def _check_frame_size(frame_size: object) -> None:
     if not (isinstance(frame_size, tuple) and len(frame_size) == 2 and all(
-            isinstance(side, Integral) and not isinstance(side, bool) and side > 0 for side in frame_size)):
+            isinstance(side, Integral) and not isinstance(side, bool) and int(side) > 0 for side in frame_size)):
         raise BadCalibration(f"frame_size is (width, height) in whole pixels, not {frame_size!r}")
 
 
@@ -183,6 +194,8 @@ def _check_die(die_px: object, frame_size: tuple[int, int]) -> None:
     if die_px is None:
         return
     low, high = die_bounds(frame_size)
-    if isinstance(die_px, bool) or not isinstance(die_px, Real) or not low <= die_px <= high:
+    # typeshed's numbers.Real has no __ge__, the reflection of float's "<=", though every
+    # Real there is (int, float, Fraction, numpy's) compares with a float either way round.
+    if isinstance(die_px, bool) or not isinstance(die_px, Real) or not low <= die_px <= high:  # type: ignore[operator]
         raise BadCalibration(f"a die face is between {low:.1f} and {high:.1f} pixels in a "
                              f"{frame_size[0]}x{frame_size[1]} frame, not {die_px!r}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from table.reads import TableRead, Unreadable
+from table.reads import TableRead, Unreadable, UnreadableKind
 
 # A frame whose three channels never differ by more than this is grey. The least
 # colourful fixture differs by 9 somewhere, the least colourful photo by 15; a grey
@@ -30,7 +30,7 @@ def _spread(pixels: np.ndarray) -> float:
     return cv2.minMaxLoc(cv2.max(cv2.max(cv2.absdiff(b, g), cv2.absdiff(g, r)), cv2.absdiff(b, r)))[1]
 
 
-def grey_refusal(frame_bgr: np.ndarray, kind: str, things: str) -> TableRead | None:
+def grey_refusal(frame_bgr: np.ndarray, kind: UnreadableKind, things: str) -> TableRead | None:
     """One Unreadable of `kind` over the whole view when the frame is grey, else None."""
     if not is_grey(frame_bgr):
         return None
@@ -59,6 +59,6 @@ def uncast(frame_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
     return cv2.LUT(np.ascontiguousarray(frame_bgr), table)
 
 
-def whole_view(frame_bgr: np.ndarray, kind: str, reason: str) -> Unreadable:
+def whole_view(frame_bgr: np.ndarray, kind: UnreadableKind, reason: str) -> Unreadable:
     h, w = frame_bgr.shape[:2]
     return Unreadable(kind, (w / 2, h / 2), reason, (0.0, 0.0, float(w), float(h)))

@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.calibration import Calibration, checked_frame
 from vision.colour import is_grey
-from table.reads import Box, Card, Domino, Point, TableRead, Unreadable, inside
+from table.reads import Box, Card, Domino, FaceDown, Point, TableRead, Unreadable, inside
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
 SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be one object
@@ -92,18 +92,19 @@ class Place:
     aspects: tuple[float, ...] = ()
 
     def holds(self, point: Point) -> bool:
-        return inside(point, self.box) and (self.axis is None or any(self._within(point, a) for a in self.aspects))
+        axis = self.axis
+        return inside(point, self.box) and (axis is None or any(self._within(point, axis, a) for a in self.aspects))
 
-    def _within(self, point: Point, aspect: float) -> bool:
-        ux, uy = self.axis
+    def _within(self, point: Point, axis: tuple[float, float], aspect: float) -> bool:
+        ux, uy = axis
         dx, dy = point[0] - self.centre[0], point[1] - self.centre[1]
-        half_width = self._half_width(aspect)
+        half_width = self._half_width(axis, aspect)
         return abs(dx * ux + dy * uy) <= aspect * half_width and abs(dy * ux - dx * uy) <= half_width
 
-    def _half_width(self, aspect: float) -> float:
+    def _half_width(self, axis: tuple[float, float], aspect: float) -> float:
         """Half the width of the largest rectangle of this aspect along the axis about
         the centre that the box holds: its half-extents across x and y fit either side."""
-        ux, uy = abs(self.axis[0]), abs(self.axis[1])
+        ux, uy = abs(axis[0]), abs(axis[1])
         (x, y), (x0, y0, x1, y1) = self.centre, self.box
         return min(min(x - x0, x1 - x) / (aspect * ux + uy), min(y - y0, y1 - y) / (aspect * uy + ux))
 
@@ -127,9 +128,9 @@ def _flat_places(read: TableRead) -> list[Place]:
     and let through 19 phantom dice read on face-down backs near their corners in the
     card fixtures, so such a card or tile claims its whole box: a die beside a tilted
     one, in a corner of that box, is still taken for part of it."""
+    refused: tuple[FaceDown | Unreadable, ...] = (*read.face_down, *read.unreadable)
     return [*map(_tile_place, read.dominoes), *map(_card_place, read.cards),
-            *(Place(x.center, x.box) for x in (*read.face_down, *read.unreadable)
-              if x.kind in ASPECTS and x.box is not None)]
+            *(Place(x.center, x.box) for x in refused if x.kind in ASPECTS and x.box is not None)]
 
 
 def _part_of(refusal: Unreadable, place: Place) -> bool:

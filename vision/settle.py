@@ -93,13 +93,14 @@ class SettleDetector:
         lab, grey = self._thumbs(frame_bgr)
         if self._area is None or self._area.shape != grey.shape:
             self._start(frame_bgr.shape, lab)
-        area = self._area
+        area, empty = self._area, self._empty
+        assert area is not None and empty is not None  # both set by _start
         n = max(int(area.sum()), 1)
         moved = 0.0
         if self._previous is not None:
             moved = float(((cv2.absdiff(grey, self._previous) > MOTION_LEVEL) & area).sum()) / n
         self._previous = grey
-        present = (cv2.absdiff(lab, self._empty).max(axis=2) > PRESENCE_LEVEL) & area
+        present = (cv2.absdiff(lab, empty).max(axis=2) > PRESENCE_LEVEL) & area
         count, labels, stats, _ = cv2.connectedComponentsWithStats(present.astype(np.uint8))
         sizes = stats[1:, cv2.CC_STAT_AREA]
         real = sizes >= MIN_OBJECT_PIXELS  # single pixels are sensor noise, not dice
@@ -123,7 +124,7 @@ class SettleDetector:
             state = "settled"
         if state == "empty":
             # Follow slow light drift only while nothing is on the table.
-            self._empty = cv2.addWeighted(self._empty, 0.9, lab, 0.1, 0)
+            self._empty = cv2.addWeighted(empty, 0.9, lab, 0.1, 0)
         return SettleState(state, round(moved, 5), round(coverage, 5), round(largest, 5), self._still)
 
     def _relearnt(self, moved: float) -> SettleState:

@@ -9,6 +9,7 @@ symbol); a card whose two corners both show is reported once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -94,7 +95,7 @@ def _patch_matrix(centre: np.ndarray, down: np.ndarray, span: float) -> np.ndarr
     """The affine map from frame to a PATCH x PATCH cut-out of `span` frame pixels around
     `centre`, turned so `down` points down."""
     angle = np.degrees(np.arctan2(down[0], down[1]))  # turning by this brings `down` to +y
-    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), -angle, PATCH / span)
+    m: np.ndarray = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), -angle, PATCH / span)
     m[:, 2] += PATCH / 2 - centre
     return m
 
@@ -328,8 +329,8 @@ def _hand_stock(frame: np.ndarray, region: Region, others: list[np.ndarray]) -> 
     return stock
 
 
-def index_reads(frame: np.ndarray, region: Region, done: list[np.ndarray] = (),
-                others: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, float, PatchRead]]:
+def index_reads(frame: np.ndarray, region: Region, done: Sequence[np.ndarray] = (),
+                others: Sequence[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, float, PatchRead]]:
     """(centre, down, span, read) for every place in the region that looks like a rank
     over a suit, leaving out centres inside the outlines `done`."""
     stock = _hand_stock(frame, region, list(others))
@@ -451,9 +452,9 @@ def _spanned_by_twins(found: list[_Index]) -> dict[int, tuple[float, float]]:
     return spans
 
 
-def read_fan(frame_bgr: np.ndarray, region: Region, done: list[np.ndarray] = (),
+def read_fan(frame_bgr: np.ndarray, region: Region, done: Sequence[np.ndarray] = (),
              size: tuple[float, float] | None = None,
-             others: list[np.ndarray] = ()) -> tuple[list[tuple[Card, np.ndarray]], list[tuple[Unreadable, np.ndarray]]]:
+             others: Sequence[np.ndarray] = ()) -> tuple[list[tuple[Card, np.ndarray]], list[tuple[Unreadable, np.ndarray]]]:
     """Cards whose index shows inside a bright region that is not one lone card, leaving
     out indices inside the outlines `done` (cards already read on their own, such as the
     top card of a hand, whose (length, width) is then `size` of every card in it) and

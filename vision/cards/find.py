@@ -90,7 +90,7 @@ def _doubled(region: Region, frame_bgr: np.ndarray) -> Region:
     window = whiteness(frame_bgr[y0:y1, x0:x1])
     outline = np.zeros_like(window)
     cv2.drawContours(outline, [cv2.convexHull(region.contour) * 2 - [x0, y0]], -1, 255, -1)
-    binary = (window >= region.level).astype(np.uint8) & (cv2.dilate(outline, np.ones((7, 7), np.uint8)) > 0)
+    binary: np.ndarray = (window >= region.level).astype(np.uint8) & (cv2.dilate(outline, np.ones((7, 7), np.uint8)) > 0)
     binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:

@@ -70,13 +70,13 @@ def label_scores(mask: np.ndarray, allowed: tuple[str, ...]) -> dict[str, float]
 def label_scores_many(masks: list[np.ndarray], allowed: tuple[str, ...]) -> list[dict[str, float]]:
     """label_scores of several masks in one matrix product (the pips of a ten, say): the
     per-call overhead, not the arithmetic, is what costs on glyphs this small."""
-    squares = [square_glyph(mask) for mask in masks]
-    found = [i for i, square in enumerate(squares) if square is not None]
+    squares = [(i, square) for i, mask in enumerate(masks) if (square := square_glyph(mask)) is not None]
+    found = [i for i, _ in squares]
     results: list[dict[str, float]] = [{} for _ in masks]
     if not found:
         return results
     wanted, starts, templates = _templates(tuple(allowed))
-    best = np.maximum.reduceat(np.stack([_unit(squares[i]) for i in found]) @ templates, starts, axis=1)
+    best = np.maximum.reduceat(np.stack([_unit(square) for _, square in squares]) @ templates, starts, axis=1)
     for row, i in enumerate(found):
         results[i] = {label: float(best[row, j]) for j, label in enumerate(wanted)}
     return results

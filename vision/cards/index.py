@@ -166,7 +166,7 @@ def _column(ink: np.ndarray) -> np.ndarray | None:
     return pick_labels(labels, n, members)
 
 
-def pick_labels(labels: np.ndarray, count: int, wanted: list[int]) -> np.ndarray:
+def pick_labels(labels: np.ndarray, count: int, wanted: list[int] | np.ndarray) -> np.ndarray:
     """0/1 mask of the connected components `wanted` (a lookup table: np.isin is slower)."""
     table = np.zeros(count, np.uint8)
     table[wanted] = 1
@@ -179,7 +179,7 @@ def _split_rows(column: np.ndarray) -> list[np.ndarray]:
     profile = column.sum(axis=1)
     rows = np.flatnonzero(profile)
     runs = np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1)
-    pieces = []
+    pieces: list[tuple[int, int]] = []
     for run in runs:
         y0, y1 = run[0], run[-1] + 1
         xs = np.flatnonzero(column[y0:y1].any(axis=0))
@@ -275,7 +275,7 @@ def _templates_decide(reads: list[IndexRead], allowed: set[str]) -> tuple[str | 
     if not found:
         return None, 0.0, reads[0].reason
     mean = {k: sum(f[k] for f in found) / len(found) for k in RANKS}
-    top = max(mean, key=mean.get)
+    top = max(mean, key=mean.__getitem__)
     candidates = sorted((k for k in allowed if k in mean), key=lambda k: -mean[k])
     if not candidates:
         return None, mean[top], f"index says {top} but nothing countable in the middle"

@@ -48,7 +48,7 @@ def rank_crop(upright_bgr: np.ndarray, rank_mask: np.ndarray) -> np.ndarray | No
         return None
     side = CROP_PER_GLYPH * max(w, h)
     scale = SIDE / side
-    m = np.float32([[scale, 0, SIDE / 2 - scale * (x + w / 2)], [0, scale, SIDE / 2 - scale * (y + h / 2)]])
+    m = np.array([[scale, 0, SIDE / 2 - scale * (x + w / 2)], [0, scale, SIDE / 2 - scale * (y + h / 2)]], np.float32)
     low, _ = low_high(upright_bgr)
     crop = cv2.warpAffine(low, m, (SIDE, SIDE), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)

@@ -59,7 +59,7 @@ def _suit(index_suits: list[str | None], pip_suit: str | None) -> str | None:
 
 def upright_card(frame_bgr: np.ndarray, region: Region) -> np.ndarray:
     """The card cut out and warped to index.W x index.H, long side vertical."""
-    target = np.float32([[0, 0], [index.W, 0], [index.W, index.H]])
+    target = np.array([[0, 0], [index.W, 0], [index.W, index.H]], np.float32)
     transform = cv2.getAffineTransform(_upright_corners(region.rect)[:3], target)  # a rotated rectangle: affine is exact
     return cv2.warpAffine(frame_bgr, transform, (index.W, index.H))
 
@@ -160,7 +160,13 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, area: np.ndarr
                 in_hands.extend(spread)
                 unreadable.extend(doubtful)
                 continue
-        {Card: cards, FaceDown: face_down, Unreadable: unreadable}[type(found)].append((found, cv2.boxPoints(region.rect)))
+        corners = cv2.boxPoints(region.rect)
+        if isinstance(found, Card):
+            cards.append((found, corners))
+        elif isinstance(found, FaceDown):
+            face_down.append((found, corners))
+        else:
+            unreadable.append((found, corners))
     for region, inside in zip(blobs, in_blob):
         # Lone cards read (or counted) inside a hand are its top cards: their indices are not read again.
         top = [s for s in inside if not isinstance(read_alone[id(s)], Unreadable)]

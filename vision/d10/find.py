@@ -70,7 +70,7 @@ def table_difference(frame_bgr: np.ndarray) -> TableDifference:
 
 def foreground(difference: TableDifference) -> np.ndarray:
     """uint8 mask (1 = differs clearly from the table) at half resolution."""
-    mask = (difference.distance > DIFFERENCE).astype(np.uint8)
+    mask: np.ndarray = (difference.distance > DIFFERENCE).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
@@ -219,7 +219,7 @@ def whole_die(contour: np.ndarray, difference: TableDifference, shadow_out_of_bl
     noise = float(np.median(table)) if table.size else 0.0
     cut = min(max(LOCAL_DIFFERENCE, LOCAL_NOISE_TIMES * noise), DIFFERENCE)
     shadow = difference.shadow(slice(top, bottom), slice(left, right))
-    body = cv2.morphologyEx(((distance > cut) & ~shadow).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    body: np.ndarray = cv2.morphologyEx(((distance > cut) & ~shadow).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if neighbours:
         ys, xs = np.mgrid[top:bottom, left:right].astype(np.float32)
         mine = (xs - cx) ** 2 + (ys - cy) ** 2

@@ -44,7 +44,7 @@ def face_patch(frame_bgr: np.ndarray, centre: tuple[float, float], angle: float,
     comes out horizontal), covering SPAN of the die's `length`."""
     span = max(SPAN * length, 4.0)
     scale = PATCH / span
-    matrix = cv2.getRotationMatrix2D(centre, angle, scale)
+    matrix: np.ndarray = cv2.getRotationMatrix2D(centre, angle, scale)
     matrix[:, 2] += (PATCH / 2.0 - centre[0], PATCH / 2.0 - centre[1])
     if scale >= 0.8:
         return cv2.warpAffine(frame_bgr, matrix, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -215,6 +215,7 @@ def _read(frame_bgr: np.ndarray, difference: TableDifference, area: np.ndarray |
         # Cut by the play area's or the frame's edge, part of the number can pass for
         # another (a 6 for a 9, an 8 for a 0: docs/vision-cards-d10.md): refused, as
         # the d6 reader refuses.
+        assert found.box is not None  # judge_looks gives every refusal its look's box
         placed = in_play(calibration, found, box_corners(found.box), "d10", "die")
         if placed is None:
             continue

@@ -75,7 +75,7 @@ def upright_patches(frame_bgr: np.ndarray, angles: SquareAngles, centers: np.nda
 
 def _cut(frame_bgr: np.ndarray, center: tuple[float, float], span: float, angle: float, size: int) -> np.ndarray:
     scale = size / span
-    matrix = cv2.getRotationMatrix2D(center, angle, scale)
+    matrix: np.ndarray = cv2.getRotationMatrix2D(center, angle, scale)
     matrix[:, 2] += (size / 2.0 - center[0], size / 2.0 - center[1])
     if scale < 0.8:  # shrinking a lot: smooth first so pips do not alias away
         look = int(round(span * 1.5)) + 4

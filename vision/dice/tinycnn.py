@@ -72,7 +72,7 @@ class TinyCNN:
         return sum(1 for k in self.params if k.startswith("k"))
 
     def _forward(self, x: np.ndarray, keep: bool) -> tuple[np.ndarray, list]:
-        cache = []
+        cache: list = []  # (padded, pre, pooled) of each layer, then the flattened features
         for i in range(self.depth):
             padded = _pad(x)
             pre = _conv(padded, self.params[f"k{i}"]) + self.params[f"b{i}"]
@@ -132,7 +132,10 @@ class TinyCNN:
         return loss, grads
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, **self.params)
+        # numpy's stub types the keyword allow_pickle as bool, which mypy matches against
+        # the unpacked arrays; params holds only arrays named k0, b0, ..., w and b. (Passing
+        # allow_pickle=True would save an array of that name under numpy 1.26.)
+        np.savez_compressed(path, **self.params)  # type: ignore[arg-type]
 
     @staticmethod
     def load(path: str | Path) -> "TinyCNN":

@@ -329,13 +329,18 @@ def _read_square(frame, rect):
 
 
 def _as_table_read(found, back: float, calibration) -> TableRead:
-    dominoes, face_down, unreadable = [], [], []
+    dominoes: list[Domino] = []
+    face_down: list[FaceDown] = []
+    unreadable: list[Unreadable] = []
     for corners, read in found:
         if read == face.NOT_A_TILE:
             continue
         corners = corners * back
-        centre = tuple(float(v) for v in corners.mean(axis=0))
-        box = tuple(float(v) for v in (*corners.min(axis=0), *corners.max(axis=0)))
+        cx, cy = corners.mean(axis=0)
+        (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+        centre = (float(cx), float(cy))
+        box = (float(x0), float(y0), float(x1), float(y1))
+        tile: Domino | FaceDown | Unreadable
         if read.face_down:
             tile = FaceDown("domino", centre, box)
         elif read.halves is None:
@@ -345,9 +350,13 @@ def _as_table_read(found, back: float, calibration) -> TableRead:
             tile = Domino(halves, centre, box, angle, read.confidence, read.reason)
         # Judged by the tile's own corners, not its box's: a tile lies at any angle, and
         # the corners of a turned tile's box stand well off it.
-        tile = in_play(calibration, tile, corners, "domino", "tile")
-        if tile is not None:
-            {Domino: dominoes, FaceDown: face_down, Unreadable: unreadable}[type(tile)].append(tile)
+        placed = in_play(calibration, tile, corners, "domino", "tile")
+        if isinstance(placed, Domino):
+            dominoes.append(placed)
+        elif isinstance(placed, FaceDown):
+            face_down.append(placed)
+        elif isinstance(placed, Unreadable):
+            unreadable.append(placed)
     return TableRead(dominoes=tuple(_refuse_duplicates(dominoes, unreadable)),
                      face_down=tuple(face_down), unreadable=tuple(unreadable))
 

@@ -11,7 +11,9 @@ of its sides and so never cuts a tile in two.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -36,7 +38,7 @@ SHADE = 0.85  # light ratio below which a ringed pixel is shade (a drop shadow, 
 class Outline:
     """A blob that may be one tile: its fitted rectangle and how well it fits."""
 
-    rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect
+    rect: tuple[Sequence[float], Sequence[float], float]  # cv2.minAreaRect: ((x, y), (w, h), angle)
     area: float
     fill: float  # blob area / rectangle area
     hull: float = 0.0  # the blob's convex hull area / rectangle area
@@ -72,8 +74,10 @@ def foreground(frame: np.ndarray, area_mask: np.ndarray | None,
     share, total = _colour(small)
     table_share, table_total = _local_table(frame, area_mask, half)
     fg = _differs(share, total, table_share, table_total)
-    mask = fg.astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    mask: np.ndarray = fg.astype(np.uint8) * 255
+    # cv2's stubs give every result an integer-or-float dtype, which numpy's refuse to
+    # "|=": morphologyEx keeps its input's uint8.
+    mask = cast(np.ndarray, cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)))
     # A ring runs round a tile's drop shadow too; the top face is lit as the cloth is,
     # the shadow is not, and the shadow would widen the outline past the tile.
     lit = np.where(total >= SHADE * table_total, 255, 0).astype(np.uint8)
@@ -96,7 +100,8 @@ def _enclosed(small: np.ndarray, seen: np.ndarray) -> np.ndarray:
     it. Regions the colour test did see keep its outline, which parts neighbours."""
     # Light and blue-yellow (ivory on white differs mostly there); YCrCb is cheap.
     ycc = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), (5, 5), 1.0)
-    edges = cv2.Canny(ycc[..., 0], 20, 50) | cv2.Canny(ycc[..., 2], 6, 15)
+    light: np.ndarray = cv2.Canny(ycc[..., 0], 20, 50)
+    edges = light | cv2.Canny(ycc[..., 2], 6, 15)
     # Only a smooth table says anything by its rings: on marble or a patterned cloth
     # every patch is ringed, and tile-shaped ones would pass for backs.
     # Judged cell by cell, by the typical cell: the tiles themselves are edgy too.
@@ -222,7 +227,8 @@ def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: flo
     lab = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2Lab), (5, 5), 1.0)
     # Lightness edges, plus red-green ones: a red tile on green felt is about as
     # light as the felt.
-    edges = cv2.Canny(lab[..., 0], 30, 70) | cv2.Canny(lab[..., 1], 20, 45)
+    light: np.ndarray = cv2.Canny(lab[..., 0], 30, 70)
+    edges = light | cv2.Canny(lab[..., 1], 20, 45)
     pieces = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=4)
     kept = []  # (outline, its piece in the blob's pixels)
@@ -272,7 +278,7 @@ def _necked(piece: np.ndarray, offset) -> tuple[Outline, ...]:
         # tile's side) only cuts a tile into squares.
         if all(p is not None and p.fill >= NECKED_FILL and p.area >= 0.2 * whole and p.aspect >= 1.4
                for p in parts):
-            return tuple(parts)
+            return tuple(p for p in parts if p is not None)
     return ()
 
 
@@ -288,7 +294,8 @@ def _beside_faces(ragged: Outline, piece: np.ndarray, faces, offset) -> tuple[Ou
         return ()
     rest = piece.copy()
     for _, mask in inner:
-        rest &= ~cv2.dilate(mask, np.ones((7, 7), np.uint8))
+        grown: np.ndarray = cv2.dilate(mask, np.ones((7, 7), np.uint8))
+        rest &= ~grown
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     other = _outline_of(rest, offset) if cv2.countNonZero(rest) else None
     if other is None or other.fill < NECKED_FILL or other.aspect < 1.4 or other.area < 0.3 * ragged.area:
