@@ -96,6 +96,23 @@ class Driver:
         return game_of(self.game)
 
 
+def press(word: str) -> Press:
+    """A button's word (from GPIO, a key or a touch) as the event; TableError for a word
+    no button sends."""
+    for button in BUTTONS:
+        if word == button:
+            return Press(button)
+    raise TableError(f"not a button: {word!r} (the buttons are {', '.join(BUTTONS)})")
+
+
+def motion(word: str) -> Motion:
+    """The settle detector's word as the event; TableError for a word it never says."""
+    for status in MOTIONS:
+        if word == status:
+            return Motion(status)
+    raise TableError(f"not a motion word: {word!r} (they are {', '.join(MOTIONS)})")
+
+
 def need_of(game_id: str, state: Any) -> Need:
     """What the chance step due in `state` is made of, as its game says."""
     return game_of(game_id).need(state)

@@ -11,6 +11,7 @@ that feeds the same inputs to the same driver re-creates the session exactly, an
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
 from typing import Any, Callable, Protocol
 
 import numpy as np
@@ -19,7 +20,7 @@ from tabletop21.settings import LED_NAMES
 from hardware.frames import CameraLost, Frame, FrameSource
 from tabletop21.recording import SessionWriter
 from table.advisor import Advice, advise
-from table.driver import Driver, Motion, Press, SettledRead, Typed, check_driver, lit_leds, start, step
+from table.driver import Driver, SettledRead, Typed, check_driver, lit_leds, motion, press, start, step
 from table.errors import TableError
 from table.ledger import Ledger
 from table.serial import CorruptRecord
@@ -46,11 +47,19 @@ def table_reader(kinds: tuple[str, ...], calibration=None) -> Callable[[np.ndarr
 
 
 class SettleReport(Protocol):
-    state: str  # "rolling", "hand", "settled" or "empty" (vision.settle.SettleState)
+    @property
+    def state(self) -> str: ...  # "rolling", "hand", "settled" or "empty" (vision.settle.SettleState)
+
+
+class Recorder(Protocol):
+    """Where the loop's inputs, actions and read frames go: a session recording, or a
+    replay's collector."""
+
+    def log(self, kind: str, data: Any = None, t: float | None = None) -> object: ...
 
 
 class Settle(Protocol):
-    def update(self, image: np.ndarray) -> SettleReport: ...
+    def update(self, frame_bgr: np.ndarray, /) -> SettleReport: ...
 
 
 class Controls(Protocol):
@@ -78,7 +87,7 @@ class Table:
 class Appliance:
     def __init__(self, table: Table, source: FrameSource | None, settle: Settle | None,
                  read: Callable[[np.ndarray], TableRead] | None,
-                 store: BankrollStore | None = None, recorder: SessionWriter | None = None,
+                 store: BankrollStore | None = None, recorder: Recorder | None = None,
                  controls: Controls | None = None, advisor: bool = False, notice: str = "") -> None:
         self.table = table
         self.source = source
@@ -96,16 +105,18 @@ class Appliance:
         for seat in table.driver.seats:
             table.history.setdefault(seat, [table.ledger.balance(seat)])
 
-    def tick(self, presses: list[str] = (), typed: list[str] = ()) -> tuple[TableView, np.ndarray | None]:
+    def tick(self, presses: Sequence[str] = (), typed: Sequence[str] = ()) -> tuple[TableView, np.ndarray | None]:
         """One frame of the loop; returns what the display should show now.
 
         While the camera is lost the screen shows that, not the round, so buttons and
         typed entries are dropped, not fed: a SHAKE dealt a round, and a hold confirmed
         a choice, that nobody could see."""
-        people: list[Any] = [Press(name) for name in [*(self.controls.poll() if self.controls else []), *presses]]
+        people: list[Any] = [press(name) for name in [*(self.controls.poll() if self.controls else []), *presses]]
         people += [Typed(text) for text in typed]
         camera: list[Any] = []
         image = None
+        if self.source is None or self.settle is None or self.read is None:
+            raise RuntimeError("an appliance without a camera, settle detector and reader is fed events, not ticked")
         try:
             frame = self.source.read()
         except CameraLost as err:
@@ -128,6 +139,8 @@ class Appliance:
         return frozenset({"error"}) if self.table.camera_error else lit_leds(self.table.driver)
 
     def _from_camera(self, frame: Frame) -> list[Any]:
+        if self.settle is None or self.read is None:
+            raise RuntimeError("an appliance without a settle detector and a reader is fed events, not frames")
         status = self.settle.update(frame.image).state
         self.table.shown_frame = (frame.index, (frame.image.shape[1], frame.image.shape[0]))
         if status in ("rolling", "hand"):
@@ -135,10 +148,11 @@ class Appliance:
         events: list[Any] = []
         if status != self.table.motion:
             self.table.motion = status
-            events.append(Motion(status))
+            events.append(motion(status))
         # Read once the table has settled after the motion the driver is waiting for.
         if status == "settled" and self.table.driver.phase == "reading" and self.table.driver.moved:
-            image = self.recorder.save_frame(frame) if self.recorder else frame.image
+            # A recording keeps the frame read, and the reader reads the very pixels kept (JPEG).
+            image = self.recorder.save_frame(frame) if isinstance(self.recorder, SessionWriter) else frame.image
             read = self.read(image)
             self.table.read, self.table.read_frame = read, (frame.index, (frame.image.shape[1], frame.image.shape[0]))
             self.table.read_is_current = True
@@ -236,7 +250,7 @@ def reopen_round(store: BankrollStore, driver: Driver, choice: str = "auto") -> 
     pending = store.unfinished()
     ledger = store.ledger()
     saved, why_not = (None, "") if pending is None else _resumable(pending, driver, ledger.as_dict())
-    if pending is not None and choice != "void" and not why_not:
+    if pending is not None and saved is not None and choice != "void" and not why_not:
         return Reopened(saved, pending.round_id, f"Round {saved.round_no}, left open by a stop, resumes here.")
     if pending is not None and choice == "resume":
         raise StoreError(f"the round left open cannot be resumed: {why_not}. Start with --void to cancel it; "

@@ -17,6 +17,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Callable
 
 import cv2
@@ -143,7 +144,7 @@ def _matching(spec: KindSpec, predictions: list, labels: list[dict]) -> dict[int
 
 
 def score_kind(spec: KindSpec, labels: list[dict], read: TableRead,
-               excused: list[dict] = ()) -> tuple[KindScore, list[str]]:
+               excused: Sequence[dict] = ()) -> tuple[KindScore, list[str]]:
     """Score of one kind on one photo, and a line per mistake; `excused` are labelled
     boxes where a refusal is the right answer (the labels' "unreadable" list)."""
     score = KindScore(labelled=len(labels))

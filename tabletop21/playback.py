@@ -62,7 +62,7 @@ def screenshots(folder: str | Path, size: tuple[int, int]) -> tuple[Show, list[P
 
     out = screenshot_folder(folder)
     written: list[Path] = []
-    last = {"view": None}
+    last: dict[str, str | None] = {"view": None}
 
     def show(view: TableView, frame: np.ndarray | None, t: float) -> None:
         key = dumps(view)

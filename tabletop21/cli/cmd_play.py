@@ -72,12 +72,12 @@ def choose_action(eng, state):
 
 
 def run(args) -> int:
-    played = game(args.game)
-    eng = played.engine
+    chosen = game(args.game)
+    eng = chosen.engine
     if args.players < 1 or args.chips < 1:
         raise TableError("--players and --chips must be at least 1")
     rng = random.Random(args.seed)
-    settings = played.settings(dict(args.rule))
+    settings = chosen.settings(dict(args.rule))
     seats = tuple(f"seat{n}" for n in range(1, args.players + 1))
     bankrolls = {seat: args.chips for seat in seats}
     if eng.HOUSE_BANKED:

@@ -11,7 +11,7 @@ import sys
 
 from vision.calibration import Calibration
 from vision.image_io import NotAnImage, load_bgr
-from vision.read import READERS, read_table
+from vision.read import READERS, Reader, read_table
 from tabletop21.read_json import error_to_json, read_to_json
 
 
@@ -45,7 +45,7 @@ def _summary(entry: dict) -> str:
     return f"{entry['file']}: {'; '.join(parts) or 'nothing read'}"
 
 
-def _kinds(text: str) -> dict[str, str]:
+def _kinds(text: str) -> dict[str, Reader]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in READERS]
     if unknown or not names:

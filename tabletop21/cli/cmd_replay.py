@@ -91,7 +91,8 @@ def run_replay(args) -> int:
     if session.torn_tail:
         print(f"warning: {args.session}: the last line of events.jsonl was cut short (a stop while it was "
               f"written) and is left out; replaying the {len(session.events)} events before it", file=sys.stderr)
-    show, close, written = None, None, []
+    show, close = None, None
+    written: list[Path] = []
     if args.screenshots:
         show, written = screenshots(args.screenshots, size)
     elif not args.headless:
