@@ -10,6 +10,7 @@ are due), asking for a re-roll instead of guessing.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -28,7 +29,7 @@ from table.rules.tiles import Tile
 # The words as type hints, so a recording that names another is refused as it loads.
 Button = Literal["shake", "next", "confirm"]
 MotionWord = Literal["rolling", "hand", "settled", "empty"]  # what vision.settle reports
-Phase = Literal["bets", "decide", "roll", "reading", "typed", "results"]
+Phase = Literal["bets", "decide", "roll", "reading", "typed", "dealing", "results"]
 BUTTONS = SHAKE, NEXT, CONFIRM = get_args(Button)
 MOTIONS = get_args(MotionWord)
 PHASES = get_args(Phase)
@@ -56,12 +57,22 @@ class Typed:
 
 
 @dataclass(frozen=True)
+class Dealt:
+    """A card or d10 the table dealt or rolled itself, from its own shoe, pack or die
+    (`deal`): the chance outcome as the engine has it, recorded so a replay deals the
+    same."""
+
+    outcome: Any
+
+
+@dataclass(frozen=True)
 class Driver:
     game: str
     seats: tuple[str, ...]
     bet: int
     seat_bets: tuple[tuple[str, str], ...] = ()  # a seat's own bet, typed as the game's BETS_HELP says
     typed_kinds: tuple[PieceKind, ...] = (PieceKind.CARD, PieceKind.D10)  # kinds entered by hand, not read
+    dealt_kinds: tuple[PieceKind, ...] = ()  # kinds the table deals or rolls itself and shows on screen
     # House rules by name, as earlier versions recorded them: read into `settings` as
     # the driver is made, and then left empty.
     rules: tuple[tuple[str, Any], ...] = ()
@@ -84,6 +95,7 @@ class Driver:
         the house rules the game's Settings, once: from `rules` where a driver
         recorded by an earlier version names them, else the defaults."""
         object.__setattr__(self, "typed_kinds", tuple(PieceKind(kind) for kind in self.typed_kinds))
+        object.__setattr__(self, "dealt_kinds", tuple(PieceKind(kind) for kind in self.dealt_kinds))
         played = game_of(self.game)
         if self.rules or self.settings is None:
             object.__setattr__(self, "settings", played.settings(dict(self.rules)))
@@ -207,7 +219,23 @@ def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
         return _from_read(driver, event.read)
     if driver.phase == "typed" and isinstance(event, Typed):
         return _outcome(driver, lambda: driver.played.engine.parse_outcome(driver.state, event.text))
+    if driver.phase == "dealing" and isinstance(event, Dealt):
+        if event.outcome not in driver.played.engine.legal_actions(driver.state):
+            raise TableError(f"not a card or die this round can be dealt: {event.outcome!r}")
+        return _apply(driver, event.outcome)
     return driver
+
+
+def deal(driver: Driver, rng: random.Random) -> Dealt:
+    """The next card or d10 drawn by the table itself, with the engine's own odds (a
+    shoe's or pack's cards as they are left, a fair die); TableError when the driver is
+    not waiting for one."""
+    if driver.phase != "dealing":
+        raise TableError(f"nothing to deal: the round is at {driver.phase!r}")
+    outcomes = driver.played.engine.chance_outcomes(driver.state)
+    actions = [action for action, _ in outcomes]
+    weights = [float(chance) for _, chance in outcomes]
+    return Dealt(rng.choices(actions, weights)[0])
 
 
 def _check_event(event: Any) -> None:
@@ -311,6 +339,8 @@ def _advance(driver: Driver) -> Driver:
     if actor != CHANCE:
         return replace(driver, phase="decide")
     need = need_of(driver.game, driver.state)
+    if need.kind in driver.dealt_kinds:
+        return replace(driver, phase="dealing")
     if need.kind in driver.typed_kinds:
         return replace(driver, phase="typed")
     return replace(driver, phase="roll" if need.kind.rolled else "reading", moved=False)

@@ -27,6 +27,7 @@ TAGS: dict[str, type] = {
     "typed": driver.Typed,
     "need": pieces.Need,
     "driver": driver.Driver,
+    "dealt": driver.Dealt,
     "ledger": ledger.Ledger,
     "view.item": view.Item,
     "view.hand": view.Hand,

@@ -55,6 +55,8 @@ def prompt_for(driver: Driver) -> Prompt:
         return Prompt(shake="roll dice", message=driver.message or f"Shake and roll {what}")
     if driver.phase == "typed":
         return Prompt(message=driver.message or f"Type {what} and press Enter")
+    if driver.phase == "dealing":
+        return Prompt(message=f"Dealing {what}...")
     return Prompt(message=driver.message or f"Reading {what}...")
 
 

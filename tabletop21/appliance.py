@@ -11,6 +11,7 @@ that feeds the same inputs to the same driver re-creates the session exactly, an
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+import random
 from collections.abc import Sequence
 from typing import Any, Callable, Protocol
 
@@ -20,7 +21,7 @@ from tabletop21.settings import LED_NAMES
 from hardware.frames import CameraLost, Frame, FrameSource
 from tabletop21.recording import SessionWriter
 from table.advisor import Advice, advise
-from table.driver import Driver, SettledRead, Typed, check_driver, lit_leds, motion, press, start, step
+from table.driver import Driver, SettledRead, Typed, check_driver, deal, lit_leds, motion, press, start, step
 from table.errors import TableError
 from table.ledger import Ledger
 from table.serial import CorruptRecord
@@ -88,13 +89,15 @@ class Appliance:
     def __init__(self, table: Table, source: FrameSource | None, settle: Settle | None,
                  read: Callable[[np.ndarray], TableRead] | None,
                  store: BankrollStore | None = None, recorder: Recorder | None = None,
-                 controls: Controls | None = None, advisor: bool = False, notice: str = "") -> None:
+                 controls: Controls | None = None, advisor: bool = False, notice: str = "",
+                 rng: random.Random | None = None) -> None:
         self.table = table
         self.source = source
         self.settle = settle
         self.read = read
         self.store = store
         self.recorder = recorder
+        self.rng = rng or random.SystemRandom()  # the table's own shoe, pack and d10 (`[input] ... = "dealt"`)
         self.controls = controls
         self.advisor = advisor
         self.clock = 0.0  # the latest frame's time, for screens that take turns
@@ -131,6 +134,8 @@ class Appliance:
                 self.table.camera_error = f"the camera's picture cannot be read: {err}"
         for event in ([] if self.table.camera_error else people) + camera:
             self.feed(event)
+            while self.table.driver.phase == "dealing":  # recorded as an input: a replay deals the same
+                self.feed(deal(self.table.driver, self.rng))
         if self.controls:
             self.controls.show(self.lit())
         return self.view(), image
@@ -226,7 +231,7 @@ class Appliance:
 # A saved round is carried on only at a table set up as it was; anything else would
 # ask the wrong readers for the wrong pieces, or bet what the settings no longer say, and
 # the resumed driver's house rules would go on dealing every later round of the sitting.
-SAME_TABLE = ("game", "seats", "bet", "seat_bets", "typed_kinds", "settings")
+SAME_TABLE = ("game", "seats", "bet", "seat_bets", "typed_kinds", "dealt_kinds", "settings")
 # Who banks next, the round number and the shoe or pack go on from the last settled
 # round at a table playing the same game, under the same rules, with the same seats;
 # a new bet or a card now typed changes none of them.

@@ -20,7 +20,7 @@ Show = Callable[[TableView, "np.ndarray | None", float], None]
 # recording's own clock says: a recorded round runs at machine speed (a whole Dicey 21
 # round inside 20 ms), and a person needs time to read what was rolled and paid.
 HOLDS = {"results": 5.0, "reading": 2.0, "play": 2.0, "bets": 2.5, "attract": 2.0, "error": 3.0, "stats": 4.0,
-         "paytable": 4.0, "typed": 2.0}
+         "paytable": 4.0}
 HOLD = 1.5  # any other screen
 
 

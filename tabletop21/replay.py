@@ -16,7 +16,7 @@ import numpy as np
 
 from tabletop21.appliance import Appliance, Table, reader_kinds, table_reader
 from tabletop21.recording import SessionReader
-from table.driver import Driver, Motion, Press, SettledRead, Typed, house_account
+from table.driver import Dealt, Driver, Motion, Press, SettledRead, Typed, house_account
 from table.ledger import Ledger
 from table.serial import CorruptRecord, to_data
 from table.view import TableView
@@ -97,7 +97,7 @@ def session_readers(reader: SessionReader) -> Callable[[np.ndarray], TableRead]:
 
     settings = _settings(reader)
     driver = table_for(reader).driver
-    kinds = settings.get("readers") or reader_kinds(driver.game, driver.typed_kinds)
+    kinds = settings.get("readers") or reader_kinds(driver.game, driver.typed_kinds + driver.dealt_kinds)
     if not isinstance(kinds, (list, tuple)) or not all(isinstance(kind, str) and kind in READERS for kind in kinds):
         raise CorruptRecord(f"{reader.folder}: the manifest's readers {kinds!r} are not readers: {', '.join(READERS)}")
     calibration = settings.get("calibration")
@@ -155,11 +155,12 @@ def replay_session(
         if event.kind == "frame":
             frame_image = reader.image(event.data["path"])
             appliance.table.read_frame = (event.data["index"], (frame_image.shape[1], frame_image.shape[0]))
+            appliance.table.shown_frame = appliance.table.read_frame
             continue
         if event.kind != "input":
             continue
         fed = event.data
-        if not isinstance(fed, (Press, Motion, SettledRead, Typed)):  # the driver would ignore it
+        if not isinstance(fed, (Press, Motion, SettledRead, Typed, Dealt)):  # the driver would ignore it
             raise CorruptRecord(f"{reader.folder}: event {number} is not an input the driver takes: {fed!r}")
         if isinstance(fed, SettledRead):
             if check:
@@ -173,7 +174,9 @@ def replay_session(
                 if not same_read(fed.read, today):
                     return Difference(number, "read", fed.read, today)
                 fed = SettledRead(today)
-            appliance.table.read = fed.read
+            appliance.table.read, appliance.table.read_is_current = fed.read, True
+        elif isinstance(fed, Motion) and fed.status in ("rolling", "hand"):
+            appliance.table.read_is_current = False
         appliance.feed(fed)
         for index in range(compared, len(collector.logged)):
             kind, today = collector.logged[index]

@@ -61,7 +61,9 @@ class GpioConfig:
 
 @dataclass(frozen=True)
 class InputConfig:
-    """How each piece gets to the table, by its reader's name: "typed" or "camera"."""
+    """How each piece gets to the table, by its reader's name: "camera" (read off the
+    table), "typed" (a person types it) or "dealt" (the table deals the card or rolls the
+    d10 itself, from its own shoe, pack or die, and shows it on screen)."""
 
     cards: str = "typed"
     d10: str = "typed"
@@ -70,6 +72,10 @@ class InputConfig:
     def typed_kinds(self) -> tuple[PieceKind, ...]:
         """The pieces people type in, not the camera."""
         return tuple(kind_of_reader(f.name) for f in fields(self) if getattr(self, f.name) == "typed")
+
+    def dealt_kinds(self) -> tuple[PieceKind, ...]:
+        """The pieces the table deals or rolls itself."""
+        return tuple(kind_of_reader(f.name) for f in fields(self) if getattr(self, f.name) == "dealt")
 
 
 @dataclass(frozen=True)
@@ -237,6 +243,6 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
         if not sizes.fit(width, height):
             raise ConfigError(f"[{section}] width and height {width}x{height}: {sizes}")
     for key in fields(InputConfig):
-        if getattr(config.input, key.name) not in ("typed", "camera"):
-            raise ConfigError(f"[input] {key.name} must be \"typed\" or \"camera\"")
+        if getattr(config.input, key.name) not in ("typed", "camera", "dealt"):
+            raise ConfigError(f"[input] {key.name} must be \"camera\", \"typed\" or \"dealt\"")
     return config

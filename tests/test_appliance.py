@@ -360,3 +360,48 @@ def test_the_reading_screen_shows_the_frame_now_and_drops_a_read_whose_pieces_ha
     camera.script = ["hand"]
     view, _ = appliance.tick()
     assert view.camera.hand and not view.camera.overlays and view.camera.frame_ref == str(camera.index)
+
+
+def test_with_dealt_cards_a_round_needs_no_keyboard_and_replays_the_same_cards(tmp_path):
+    """[input] cards = "dealt": the table deals from its own shoe and shows the cards;
+    the deal is recorded, so a replay deals exactly the same."""
+    from table.driver import Dealt
+    from table.pieces import PieceKind
+
+    camera = ScriptedCamera()
+    driver = Driver("dicey21", ("ann", "bob"), bet=10, typed_kinds=(), dealt_kinds=(PieceKind.CARD,))
+    recorder = SessionWriter(tmp_path / "s", Manifest("dicey21", ("ann", "bob"), settings={
+        "bet": 10, "typed_kinds": [], "bankrolls": BANKROLLS, "driver": driver}))
+    appliance = Appliance(Table(driver, Ledger.open(BANKROLLS, (HOUSE,))), camera, ScriptedSettle(camera),
+                          dice_reader((6, 5, 4)), recorder=recorder, rng=random.Random(3))
+    appliance.tick(presses=["shake"])
+    assert appliance.table.driver.phase == "decide", "both seats' cards were dealt without a word typed"
+    while appliance.table.driver.phase == "decide":
+        appliance.tick(presses=["confirm"])
+    appliance.tick(presses=["shake"])
+    camera.script = ["rolling"] * 3
+    for _ in range(6):
+        view, _ = appliance.tick()
+    recorder.close()
+    assert view.screen == "results"
+    dealt = [event.data for event in SessionReader(tmp_path / "s").events if isinstance(event.data, Dealt)]
+    assert len(dealt) >= 2 and len({d.outcome for d in dealt}) >= 1
+    assert replay_session(tmp_path / "s", check=True, read=dice_reader((6, 5, 4))) is None
+
+
+def test_a_dealt_card_must_be_one_the_shoe_can_give_and_nothing_is_dealt_out_of_turn():
+    from table.driver import Dealt, deal
+    from table.errors import TableError
+    from table.pieces import PieceKind
+    from table.rules.cards import Card
+
+    ledger = Ledger.open(BANKROLLS, (HOUSE,))
+    driver = step(Driver("dicey21", ("ann",), bet=10, typed_kinds=(), dealt_kinds=(PieceKind.CARD,)),
+                  Press("shake"), ledger)
+    assert driver.phase == "dealing"
+    with pytest.raises(TableError, match="not a card or die this round can be dealt"):
+        step(driver, Dealt(Card("7", "H")), ledger)
+    dealt = step(driver, deal(driver, random.Random(1)), ledger)
+    assert dealt.applied and dealt.state != driver.state
+    with pytest.raises(TableError, match="nothing to deal"):
+        deal(Driver("dicey21", ("ann",), bet=10), random.Random(1))

@@ -86,9 +86,9 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     from vision.settle import SettleDetector
 
     game, seats = config.table.game, config.table.seats
-    typed = config.input.typed_kinds()
+    typed, dealt = config.input.typed_kinds(), config.input.dealt_kinds()
     driver = Driver(game, seats, bet=config.table.bet, seat_bets=tuple(config.table.bets.items()), typed_kinds=typed,
-                    settings=config.settings)
+                    dealt_kinds=dealt, settings=config.settings)
     # Whatever a setting or a device can fail at comes before the store is written
     # to: reopening a round can void it, and a round voided by a start that then
     # stopped on a bad sessions folder or an unplugged camera is lost to the start
@@ -115,9 +115,10 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     reopened = reopen_round(store, driver, "resume" if args.resume else "void" if args.void else "auto")
     if reopened.notice:
         print(f"tabletop21: {reopened.notice}")
-    kinds = reader_kinds(game, typed)
+    kinds = reader_kinds(game, typed + dealt)
     recorder = SessionWriter(folder, Manifest(game, seats, settings={
-        "bet": config.table.bet, "typed_kinds": list(typed), "bankrolls": ledger.as_dict(),
+        "bet": config.table.bet, "typed_kinds": list(typed), "dealt_kinds": list(dealt),
+        "bankrolls": ledger.as_dict(),
         "driver": reopened.driver, "readers": list(kinds), "calibration": calibration},
         versions={"tabletop21": _version()}, created=started.isoformat(timespec="seconds")))
     opened.callback(recorder.close)
