@@ -99,7 +99,7 @@ def results(canvas: Canvas, view: TableView, body: pygame.Rect, frame, t: float)
             hands_row(canvas, seat, rows[1])
         outcome_line(canvas, result, round(result.net * eased), rows[2])
         detail = result.detail or (hand_caption(seat.hands[0]) if seat and seat.hands else "")
-        canvas.text(detail, rows[3], theme.SMALL, theme.MUTED, align="center")
+        canvas.text(detail, rows[3], theme.SMALL, theme.MUTED, align="center", wrap=bool(result.lines))
 
 
 def rising_chips(canvas: Canvas, rect: pygame.Rect, t: float, count: int = 6) -> None:

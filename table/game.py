@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from table.errors import TableError
 from table.pieces import Need, Piece, PieceKind
-from table.view import Hand, PayTable
+from table.view import Hand, PayLine, PayTable
 
 # Each seat's hands as drawn, and the hands shared by the table (community dice).
 Layout = tuple[dict[str, tuple[Hand, ...]], tuple[Hand, ...]]
@@ -154,6 +154,9 @@ class Game:
     odds: Callable[[], Odds] | None = None
     pay_tables: Callable[[Any], tuple[PayTable, ...]] = _no_pay_tables
     public_label: Callable[[Any, Any], str] | None = None
+    # Each of a seat's bets with its own result, and the seat's outcome word ("BUST"),
+    # for a finished round; None: one stake, its result the net.
+    pay_lines: Callable[[Any, str], tuple[str, tuple[PayLine, ...]]] | None = None
 
     @property
     def description(self) -> str:

@@ -37,6 +37,7 @@ TAGS: dict[str, type] = {
     "view.overlay": view.Overlay,
     "view.camera_view": view.CameraView,
     "view.seat_result": view.SeatResult,
+    "view.pay_line": view.PayLine,
     "view.pay_row": view.PayRow,
     "view.pay_table": view.PayTable,
     "view.advisor_line": view.AdvisorLine,

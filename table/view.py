@@ -140,11 +140,24 @@ class CameraView:
 
 
 @dataclass(frozen=True)
+class PayLine:
+    """One bet's own result: "ANTE 5", "WIN", +5."""
+
+    bet: str
+    outcome: str  # "WIN", "LOSE", "PUSH"
+    chips: int
+
+    def __str__(self) -> str:
+        return f"{self.bet} {self.outcome.lower()} {self.chips:+d}" if self.chips else f"{self.bet} {self.outcome.lower()}"
+
+
+@dataclass(frozen=True)
 class SeatResult:
     seat: str
     net: int  # chips won (+) or lost (-) this round
     outcome: str  # "WIN", "LOSE", "PUSH", "BUST", "BLACKJACK"
     detail: str = ""  # "21 pays 2:1"
+    lines: tuple[PayLine, ...] = ()  # each bet with its own result, where a seat has several
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,17 @@ def prompt_for(driver: Driver) -> Prompt:
     return Prompt(message=driver.message or f"Reading {what}...")
 
 
+def _result(driver: Driver, seat: str, net: int) -> SeatResult:
+    """A seat's net, and where the game has several bets a seat can win or lose apart
+    (Dicey 21's ANTE, RAISE and MATCH), each of them with its own result."""
+    pay_lines = driver.played.pay_lines
+    placed = pay_lines is not None and any(hand.seat == seat for hand in getattr(driver.state, "hands", ()))
+    if pay_lines is None or not placed:
+        return SeatResult(seat, net, "WIN" if net > 0 else "LOSE" if net < 0 else "PUSH")
+    outcome, lines = pay_lines(driver.state, seat)
+    return SeatResult(seat, net, outcome, "; ".join(map(str, lines)), lines)
+
+
 def build_view(
     driver: Driver,
     ledger: Ledger,
@@ -98,8 +109,7 @@ def build_view(
         screen = rotation[int(clock // BETWEEN_ROUNDS_SECONDS) % len(rotation)]
     results: tuple[SeatResult, ...] = ()
     if driver.phase == "results":
-        results = tuple(SeatResult(seat, net, "WIN" if net > 0 else "LOSE" if net < 0 else "PUSH")
-                        for seat, net in driver.settlement if seat != HOUSE)
+        results = tuple(_result(driver, seat, net) for seat, net in driver.settlement if seat != HOUSE)
     return TableView(
         driver.game, name, screen, driver.round_no, seats=seats, shared=shared, prompt=prompt_for(driver),
         camera=camera, results=results, paytables=paytables,

@@ -174,3 +174,30 @@ def test_the_advisor_stays_off_the_screen_while_the_decider_holds_a_hidden_piece
     assert eng.current_actor(state) == "bob"
     driver = _advance(Driver("changing-bank", SEATS, bet=2, banker="ann", round_no=1, state=state))
     assert build_view(driver, ledger, advice=advise("changing-bank", state)).advisor is None
+
+
+def test_dicey21_results_give_each_bet_its_own_result_and_a_bust_is_said():
+    """'LOSE -2' was an ANTE push and a lost MATCH: the view now holds each bet."""
+    from table.driver import Driver, Motion, Press, SettledRead, Typed, step
+    from table.ledger import Ledger
+    from table.reads import Die, TableRead
+    from table.rules import HOUSE
+    from table.view import PayLine
+    from table.views import build_view
+
+    ledger = Ledger.open({"ann": 100, "bob": 100, HOUSE: 0}, (HOUSE,))
+    driver = Driver("dicey21", ("ann", "bob"), bet=5, seat_bets=(("ann", "5 3:2"),), typed_kinds=("card",))
+    driver = step(driver, Press("shake"), ledger)
+    for text in ("10H", "9S"):  # ann's card, then bob's
+        driver = step(driver, Typed(text), ledger)
+    while driver.phase == "decide":  # no raise, stand
+        driver = step(driver, Press("confirm"), ledger)
+    dice = tuple(Die(v, (10.0 * i + 5, 5.0), (10.0 * i, 0.0, 10.0 * i + 9, 9.0), 0.99) for i, v in enumerate((5, 6, 1)))
+    for event in (Press("shake"), Motion("rolling"), SettledRead(TableRead(dice=dice))):
+        driver = step(driver, event, ledger)
+    assert driver.phase == "results", driver.message
+    results = {r.seat: r for r in build_view(driver, ledger).results}
+    ann = results["ann"]  # 10 + 12 = 22: bust; no 3 among the dice
+    assert ann.outcome == "BUST" and ann.lines == (PayLine("ANTE 5", "LOSE", -5), PayLine("MATCH 2 on 3", "LOSE", -2))
+    assert ann.net == -7 and "ANTE 5 lose -5" in ann.detail and "MATCH 2 on 3 lose -2" in ann.detail
+    assert results["bob"].outcome in ("WIN", "LOSE", "PUSH") and results["bob"].lines[0].bet == "ANTE 5"

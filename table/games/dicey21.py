@@ -6,7 +6,7 @@ from table.game import Game, Layout, Odds
 from table.pieces import Need, PieceKind
 from table.rules import dicey21 as rules
 from table.rules import dicey21_pay as pay
-from table.view import Hand, Item, PayRow, PayTable
+from table.view import Hand, Item, PayLine, PayRow, PayTable
 
 
 def need(state: rules.State) -> Need:
@@ -52,6 +52,27 @@ def pay_tables(settings: rules.Settings) -> tuple[PayTable, ...]:
     return ante, match
 
 
+def _word(chips: int) -> str:
+    return "WIN" if chips > 0 else "LOSE" if chips < 0 else "PUSH"
+
+
+def pay_lines(state: rules.State, seat: str) -> tuple[str, tuple[PayLine, ...]]:
+    """A finished round's bets for one seat: ANTE and RAISE share the hand's score
+    (over 21 is BUST), each MATCH wager its spot's own result."""
+    hand = next(hand for hand in state.hands if hand.seat == seat)
+    score = pay.hand_score(hand.cards, state.dice)
+    ratio = pay.ante_ratio(score)
+    lines = [PayLine(f"ANTE {hand.ante}", _word(ratio), ratio * hand.ante)] if hand.ante else []
+    if hand.raised:
+        lines.append(PayLine(f"RAISE {hand.raised}", _word(ratio), ratio * hand.raised))
+    for spot, chips in hand.match:
+        name, per_chip = pay.match_result(spot, state.dice, hand.cards, state.settings.ace_matches_one)
+        lines.append(PayLine(f"MATCH {chips} on {spot}" + (f" ({name})" if per_chip > 0 else ""), _word(per_chip),
+                             per_chip * chips))
+    net = sum(line.chips for line in lines)
+    return ("BUST" if score > pay.BEST_SCORE else _word(net)), tuple(lines)
+
+
 def odds() -> Odds:
     from table.odds import dicey21
 
@@ -59,4 +80,4 @@ def odds() -> Odds:
 
 
 GAME = Game(id=rules.GAME_ID, name="Dicey 21", engine=rules, pieces=(PieceKind.CARD, PieceKind.DIE), need=need,
-            layout=layout, odds=odds, pay_tables=pay_tables)
+            layout=layout, odds=odds, pay_tables=pay_tables, pay_lines=pay_lines)
