@@ -17,6 +17,8 @@ import numpy as np
 from tabletop21.appliance import Appliance, Table, reader_kinds, table_reader
 from tabletop21.recording import SessionReader
 from table.driver import Dealt, Driver, Motion, Press, SettledRead, Typed, house_account
+from table.errors import TableError
+from table.games import game
 from table.ledger import Ledger
 from table.serial import CorruptRecord, to_data
 from table.view import TableView
@@ -36,10 +38,41 @@ class Difference:
     what: str  # "read", "action", "settlement" or "length"
     recorded: Any
     today: Any
+    game_id: str = ""
+    round_no: int = 0
+    read_no: int = 0  # the how-many-th read of its round
 
     def __str__(self) -> str:
-        return (f"after event {self.event_no}: the {self.what} differs\n"
-                f"  recorded: {to_data(self.recorded)}\n  today:    {to_data(self.today)}")
+        """"round 3, read 2: recorded 2 5, read now 2 6", in the pieces' and bets' words."""
+        where = f"round {self.round_no}" if self.round_no else f"event {self.event_no}"
+        if self.what == "read":
+            return (f"{where}, read {self.read_no}: recorded {_words(self.recorded)}, "
+                    f"read now {_words(self.today)} (event {self.event_no})")
+        if self.what == "length":
+            return f"the recording holds {self.recorded}, the replay came to {self.today}"
+        return (f"{where}: the {self.what} recorded was {self._said(self.recorded)}, "
+                f"today it is {self._said(self.today)} (event {self.event_no})")
+
+    def _said(self, data: Any) -> str:
+        if data is None:
+            return "nothing"
+        if isinstance(data, dict):
+            return ", ".join(f"{seat} {chips:+d}" for seat, chips in data.items()) or "no chips moved"
+        try:
+            return game(self.game_id).engine.label(data)
+        except TableError:
+            return str(to_data(data))
+
+
+def _words(read: TableRead) -> str:
+    """A read as a person says it: dice by value left to right, then tiles and cards."""
+    parts = [" ".join(str(die.value) for die in sorted(read.dice, key=lambda die: die.center))]
+    parts += [f"d10 {die.value}" for die in sorted(read.d10, key=lambda die: die.center)]
+    parts += ["-".join(map(str, tile.halves)) for tile in read.dominoes]
+    parts += [card.rank + (card.suit or "") for card in read.cards]
+    if read.unreadable:
+        parts.append(f"{len(read.unreadable)} unreadable")
+    return " ".join(part for part in parts if part) or "nothing"
 
 
 @dataclass(frozen=True)
@@ -53,6 +86,11 @@ class CutShort:
 
     def __str__(self) -> str:
         return f"the recording ends mid-round (cut short) after event {self.event_no}"
+
+
+def _where(appliance: Appliance, read_no: int) -> tuple[str, int, int]:
+    driver = appliance.table.driver
+    return driver.game, driver.round_no, read_no
 
 
 class _Collector:
@@ -151,7 +189,10 @@ def replay_session(
     recorded = [(e.kind, e.data) for e in reader.events if e.kind in COMPARED]
     frame_image = None
     compared = 0
+    reads_this_round, round_no = 0, 0
     for number, event in enumerate(reader.events, 1):
+        if appliance.table.driver.round_no != round_no:
+            reads_this_round, round_no = 0, appliance.table.driver.round_no
         if event.kind == "frame":
             frame_image = reader.image(event.data["path"])
             appliance.table.read_frame = (event.data["index"], (frame_image.shape[1], frame_image.shape[0]))
@@ -172,9 +213,10 @@ def replay_session(
                     raise CorruptRecord(f"{reader.folder}: event {number}: today's readers refuse the recorded "
                                         f"frame: {err}") from None
                 if not same_read(fed.read, today):
-                    return Difference(number, "read", fed.read, today)
+                    return Difference(number, "read", fed.read, today, *_where(appliance, reads_this_round + 1))
                 fed = SettledRead(today)
             appliance.table.read, appliance.table.read_is_current = fed.read, True
+            reads_this_round += 1
         elif isinstance(fed, Motion) and fed.status in ("rolling", "hand"):
             appliance.table.read_is_current = False
         appliance.feed(fed)
@@ -183,7 +225,8 @@ def replay_session(
             if index >= len(recorded) and all(later.kind in FROM_AN_INPUT for later in reader.events[number:]):
                 return CutShort(number)
             if index >= len(recorded) or recorded[index] != (kind, today):
-                return Difference(number, kind, recorded[index][1] if index < len(recorded) else None, today)
+                return Difference(number, kind, recorded[index][1] if index < len(recorded) else None, today,
+                                  *_where(appliance, reads_this_round))
         compared = len(collector.logged)
         if show:
             appliance.clock = event.t

@@ -259,3 +259,19 @@ def test_the_demo_holds_each_screen_long_enough_to_read_whatever_the_recorded_cl
     assert hold_before_next(shown[0][0], shown[-1][0], 0.01, 2.0) == HOLDS[shown[0][0].screen] / 2
     assert hold_before_next(shown[0][0], shown[-1][0], 0.01, 0) == 0
     assert build_parser().parse_args(["demo", "--step"]).step
+
+
+def test_a_difference_is_said_in_the_pieces_words():
+    """It printed the raw records with their '@type' entries."""
+    from tabletop21.replay import Difference
+    from table.reads import Die, TableRead
+
+    def dice(*values):
+        return TableRead(dice=tuple(Die(v, (10.0 * i, 0.0), (10.0 * i - 5, -5.0, 10.0 * i + 5, 5.0), 0.9)
+                                    for i, v in enumerate(values)))
+
+    read = Difference(41, "read", dice(2, 5), dice(2, 6), "dice-blackjack", 3, 2)
+    assert str(read) == "round 3, read 2: recorded 2 5, read now 2 6 (event 41)"
+    paid = Difference(50, "settlement", {"Ann": 5, "Ben": -5}, {"Ann": -5, "Ben": 5}, "dice-blackjack", 3)
+    assert str(paid) == "round 3: the settlement recorded was Ann +5, Ben -5, today it is Ann -5, Ben +5 (event 50)"
+    assert "@type" not in str(paid) and "@type" not in str(read)
