@@ -184,8 +184,9 @@ def test_bad_input_is_refused_and_changes_nothing():
     with pytest.raises(IllegalAction):
         game.apply(state, Hit())
     with pytest.raises(BadValue):
-        game.parse_outcome(state, "10 3")
+        game.parse_outcome(state, "11 3")
     assert game.parse_outcome(state, "0 1") == dice(0, 1)
+    assert game.parse_outcome(state, "10 3") == dice(0, 3)  # the face printed 0 is the ten people say
     assert serial.dumps(state) == snapshot
     deciding = play(state, dice(4, 5))
     with pytest.raises(IllegalAction):

@@ -53,7 +53,7 @@ def test_auto_play_is_reproducible_from_its_seed(capsys):
 
 
 def test_manual_play_explains_bad_typing_and_asks_again(capsys, monkeypatch):
-    typed = ["10", "", "7", "10h", "2", "5", "7 1 1", "2 2 2", "q"]
+    typed = ["10", "", "7", "10h", "2", "5", "7 1 1", "2 2 2", "quit"]
     code, out, _ = run(capsys, "play", "dicey21", "--manual", "--players", "2",
                        stdin="\n".join(typed) + "\n", monkeypatch=monkeypatch)
     assert code == 0
@@ -296,3 +296,20 @@ def test_calibrate_takes_its_frame_from_the_camera_and_saves_where_the_settings_
     code, out, _ = run(capsys, "calibrate", "--config", str(settings))
     assert code == 0 and f"saved {tmp_path}/cal.json" in out and "die face not measured" in out
     assert (tmp_path / "cal.json").is_file()
+
+
+def test_a_typed_queen_is_a_card_not_the_end_and_rounds_are_counted_from_one(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", "dicey21", "--manual", "--rounds", "1", "--seed", "1",
+                       stdin="5\n5\nQ\nquit\n", monkeypatch=monkeypatch)
+    assert code == 0 and "After 0 round(s)" in out
+    assert "no card has rank" not in out.split("what came out?")[1].split("\n")[0]
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "dicey21", "--auto", "--rounds", "-1"])
+    assert stopped.value.code == 2 and "1 or more" in capsys.readouterr().err
+
+
+def test_auto_play_says_what_each_round_dealt(capsys):
+    code, out, _ = run(capsys, "play", "dice-blackjack", "--auto", "--rounds", "2", "--seed", "3")
+    rounds = [line for line in out.splitlines() if line.startswith("Round ")]
+    assert code == 0 and len(rounds) == 2 and all(line.split(": ", 1)[1] for line in rounds)
+    assert len(out.splitlines()) > 2 * len(rounds) + 2  # each round's pieces are described

@@ -33,7 +33,7 @@ def test_typed_text_becomes_the_fields_type():
     ("dicey21", {"match_alone": 1}, "rule match_alone is yes or no (default False), not 1"),
     ("dicey21", {"decks": 0}, "dicey21 rules: a shoe needs a deck"),
     ("blackjack-dice", {"banker_one": "always"}, "banker_one is one of choose, eleven"),
-    ("domino21", {"bank_over": "maybe"}, "bank_over must be one of pays-match"),
+    ("domino21", {"bank_over": "maybe"}, "rule bank_over is one of pays-match"),
     ("changing-bank", {"min_bet": 9}, "1 <= min_bet <= max_bet"),
     # a negative Blackjack payout took a winner's chips, overdrawing a player who staked all he had
     ("dice-blackjack", {"blackjack_pays": -3}, "blackjack_pays is a whole number of stakes, 0 or more, not -3"),

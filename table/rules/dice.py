@@ -15,8 +15,11 @@ def check_die(value: object, sides: int = 6) -> int:
 
 
 def parse_dice(text: str, count: int, sides: int = 6) -> tuple[int, ...]:
-    """'3 5' or '3,5' -> (3, 5), exactly `count` dice."""
+    """'3 5' or '3,5' -> (3, 5), exactly `count` dice. On a d10 the face printed 0
+    counts ten, and people say so: '10' is taken for it."""
     parts = text.replace(",", " ").split()
+    if sides == 10:
+        parts = ["0" if part == "10" else part for part in parts]
     try:
         values = tuple(int(part) for part in parts)
     except ValueError:

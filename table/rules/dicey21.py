@@ -205,7 +205,7 @@ def check_bet(settings: Settings, seat: str, bet: Bets, bankroll: object) -> Han
     _check_chips(seat, "ANTE", ante, 0, settings.max_ante)
     if ante == 0 and not (match and settings.match_alone):
         rule = "MATCH alone is allowed at this table" if settings.match_alone else "MATCH alone is not allowed here"
-        raise BadBet(f"{seat}: an ANTE of {settings.min_ante}..{settings.max_ante} is needed ({rule})")
+        raise BadBet(f"{seat}: an ANTE of {settings.min_ante} to {settings.max_ante} chips is needed ({rule})")
     if ante:
         _check_chips(seat, "ANTE", ante, settings.min_ante, settings.max_ante)
     if len(match) > settings.max_match_wagers:
@@ -227,13 +227,22 @@ def _match_wagers(seat: str, wagers: Any) -> tuple[tuple[int, int], ...]:
     except (TypeError, ValueError):
         valid = False
     if not valid:
-        raise BadBet(f"{seat}: each MATCH wager goes on a different spot 1..6 (typed SPOT:CHIPS), not {wagers!r}")
+        raise BadBet(f"{seat}: each MATCH wager goes on a different spot 1 to 6 (typed SPOT:CHIPS), not "
+                     f"{_wagers_text(wagers)}")
     return match
+
+
+def _wagers_text(wagers: object) -> str:
+    """MATCH wagers as they are typed ("7:5 3:2"), whatever shape a slip gave them."""
+    try:
+        return " ".join(f"{spot}:{chips}" for spot, chips in wagers)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return str(wagers)
 
 
 def _check_chips(seat: str, what: str, chips: object, low: int, high: int) -> None:
     if isinstance(chips, bool) or not isinstance(chips, int) or not low <= chips <= high:
-        raise BadBet(f"{seat}: {what} must be {low}..{high} chips, not {chips!r}")
+        raise BadBet(f"{seat}: {what} of {low} to {high} chips is needed, not {chips}")
 
 
 def _shoe_for_round(settings: Settings, shoe: Shoe | None, players: int) -> Shoe:

@@ -64,7 +64,7 @@ class Settings:
         for name, allowed in (("match", MATCH_RULES), ("bank_over", BANK_OVER_RULES),
                               ("bank_cover", COVER_RULES), ("special_21", SPECIAL_RULES)):
             if getattr(self, name) not in allowed:
-                raise TableError(f"Settings.{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
+                raise TableError(f"rule {name} is one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if not 1 <= self.min_price <= self.max_price:
             raise TableError(f"prices need 1 <= min_price <= max_price, not {self.min_price}..{self.max_price}")
         if not 1 <= self.max_players <= (len(full_set()) // OPENING_TILES) - 1:

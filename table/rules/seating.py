@@ -45,7 +45,8 @@ def check_table(
     if taken:
         raise seat_error(f"{taken[0]!r} is the house's account in this game, not a seat: give the seat another name")
     if len(set(names)) != len(names) or len(names) < min_seats or (max_seats is not None and len(names) > max_seats):
-        raise seat_error(f"the table seats {_how_many(min_seats, max_seats)} players, each once, not {names!r}")
+        raise seat_error(f"the table seats {_how_many(min_seats, max_seats)} players, each once, not "
+                         f"{', '.join(names) or 'nobody'}")
     if banker is not None and banker not in names:
         raise seat_error(f"the banker {banker!r} is not one of the seats {', '.join(names)}")
     for seat in names:

@@ -5,6 +5,7 @@ strategy, as a smoke test and a demo."""
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 
@@ -23,15 +24,29 @@ def register(subparsers) -> None:
     parser.add_argument("--chips", type=int, default=100, help="starting bankroll per seat")
     parser.add_argument("--manual", action="store_true", help="type the dice, cards and tiles yourself")
     parser.add_argument("--auto", action="store_true", help="every decision by the built-in strategy")
-    parser.add_argument("--rounds", type=int, default=None, help="rounds to play (default: until you quit)")
+    parser.add_argument("--rounds", type=_rounds, default=None, help="rounds to play (default: until you quit)")
     parser.add_argument("--seed", type=int, default=None, help="seed for computer dice and --auto")
     parser.add_argument("--rule", type=rule_arg, action="append", default=[], metavar="NAME=VALUE",
                         help="a house rule over the game's default (repeatable; see docs/rules.md)")
     parser.set_defaults(run=run)
 
 
+def _rounds(text: str) -> int:
+    try:
+        rounds = int(text)
+    except ValueError:
+        rounds = 0
+    if rounds < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: the number of rounds is a whole number, 1 or more")
+    return rounds
+
+
+QUIT_WORDS = ("quit", "exit")  # not "q": Q is a queen when cards are typed
+
+
 class Quit(Exception):
-    """The person typed q: end the session cleanly with bankrolls shown."""
+    """The person typed quit (or ended the input): end the session cleanly with
+    bankrolls shown."""
 
 
 def ask(prompt: str) -> str:
@@ -39,7 +54,7 @@ def ask(prompt: str) -> str:
         text = input(prompt)
     except EOFError:
         raise Quit from None
-    if text.strip().lower() in ("q", "quit", "exit"):
+    if text.strip().lower() in QUIT_WORDS:
         raise Quit
     return text
 
@@ -117,9 +132,9 @@ def run(args) -> int:
                 continue
             played += 1
             ledger, banker, carry = result.ledger, result.next_banker, result.carry
-            if not args.auto:
-                print(eng.describe(result.final_state))
-            print(f"Round {played}: " + ", ".join(f"{a} {d:+d}" for a, d in result.settlement.items() if d))
+            print(eng.describe(result.final_state))
+            moved = ", ".join(f"{a} {d:+d}" for a, d in result.settlement.items() if d)
+            print(f"Round {played}: {moved or 'every bet pushed, no chips moved'}")
     except Quit:
         print()
     print_bankrolls(ledger, played)
@@ -129,7 +144,7 @@ def run(args) -> int:
 def ask_bets(eng, settings, seats, ledger, banker, carry):
     """Each bet is checked against the table the moment it is typed, so a bet over the
     bankroll is sent back to the seat that typed it instead of voiding everyone's bets."""
-    print(f"Bets ({eng.BETS_HELP}); empty to sit out, q to quit.")
+    print(f"Bets ({eng.BETS_HELP}); empty to sit out, quit to stop.")
     if banker is not None:
         print(f"{banker} banks this round and does not bet.")
     elif not eng.HOUSE_BANKED:
