@@ -69,6 +69,9 @@ class Controls(Protocol):
     def show(self, lit) -> None: ...
 
 
+HISTORY_ROUNDS = 500  # bankroll points per seat kept for the stats chart: the latest rounds
+
+
 @dataclass
 class Table:
     """The mutable bits the loop carries between frames (the driver itself is immutable)."""
@@ -196,7 +199,9 @@ class Appliance:
         else:
             self.table.ledger = self.table.ledger.post(settlement)
         for seat in driver.seats:
-            self.table.history.setdefault(seat, []).append(self.table.ledger.balance(seat))
+            kept = self.table.history.setdefault(seat, [])
+            kept.append(self.table.ledger.balance(seat))
+            del kept[:-HISTORY_ROUNDS]  # a night of play keeps a flat footprint
         if self.recorder:
             self.recorder.log("settlement", settlement)
 

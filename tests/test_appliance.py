@@ -410,3 +410,16 @@ def test_a_dealt_card_must_be_one_the_shoe_can_give_and_nothing_is_dealt_out_of_
     assert dealt.applied and dealt.state != driver.state
     with pytest.raises(TableError, match="nothing to deal"):
         deal(Driver("dicey21", ("ann",), bet=10), random.Random(1))
+
+
+def test_the_bankroll_history_stays_bounded_over_a_long_night():
+    from tabletop21.appliance import HISTORY_ROUNDS
+
+    camera = ScriptedCamera()
+    appliance = Appliance(Table(Driver("dicey21", ("ann",), bet=5), Ledger.open(BANKROLLS, (HOUSE,))), camera,
+                          ScriptedSettle(camera), dice_reader((6, 5, 4)))
+    finished = replace(appliance.table.driver, phase="results", settlement=(("ann", 1), (HOUSE, -1)))
+    for _ in range(HISTORY_ROUNDS + 50):
+        appliance._round_finished(finished)
+    assert len(appliance.table.history["ann"]) == HISTORY_ROUNDS
+    assert appliance.table.history["ann"][-1] == BANKROLLS["ann"] + HISTORY_ROUNDS + 50
