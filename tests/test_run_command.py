@@ -187,9 +187,9 @@ def test_house_rules_written_in_another_order_are_the_same_table(tmp_path, capsy
     # choice where dice are due) or dealt no round; and a round not under way (its
     # bets or results phase) started the next round while it stayed open, which the
     # store refused at every press.
-    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"dealing\"')",
-     "driver: phase must be one of 'bets', 'decide', 'roll', 'reading', 'typed', 'results', "
-     "not 'dealing'", "no longer loads"),
+    (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"shuffling\"')",
+     "driver: phase must be one of 'bets', 'decide', 'roll', 'reading', 'typed', 'dealing', 'results', "
+     "not 'shuffling'", "no longer loads"),
     (Driver("dice-blackjack", ("Ann", "Ben"), bet=5), "replace(state, '\"phase\":\"roll\"', '\"phase\":\"results\"')",
      "(TableError: phase 'results' does not fit its round, which is at 'roll' or 'reading')",
      "phase 'results' does not fit"),
