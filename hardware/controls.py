@@ -7,7 +7,7 @@ the display's keys and touch areas produce the same button names."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 
 class GpioUnavailable(RuntimeError):

@@ -6,12 +6,12 @@ returning stale or black frames, so the round driver can pause and say so."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numpy as np
-
 
 
 class CameraLost(RuntimeError):

@@ -7,8 +7,8 @@ where "never creates or loses a chip" is enforced, whatever an engine returns.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from table.errors import BadBet, TableError
 
@@ -26,7 +26,7 @@ class Ledger:
     credit: tuple[str, ...] = ()  # accounts that may go below zero (the house's float)
 
     @staticmethod
-    def open(bankrolls: Mapping[str, int], credit: tuple[str, ...] = ()) -> "Ledger":
+    def open(bankrolls: Mapping[str, int], credit: tuple[str, ...] = ()) -> Ledger:
         # Names are matched with `in`, so a bare "house" would give any part of the word credit.
         if not isinstance(credit, (tuple, list)) or not all(isinstance(a, str) and a for a in credit):
             raise LedgerError(f"credit is a tuple of account names (who may run a float), not {credit!r}")
@@ -54,7 +54,7 @@ class Ledger:
     def total(self) -> int:
         return sum(chips for _, chips in self.balances)
 
-    def post(self, settlement: Mapping[str, int]) -> "Ledger":
+    def post(self, settlement: Mapping[str, int]) -> Ledger:
         """Apply one round's net results; refuse the whole round if anything is off."""
         balances = self.as_dict()
         unknown = sorted(map(repr, set(settlement) - set(balances)))

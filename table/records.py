@@ -10,8 +10,17 @@ The application adds its own few records (a recording's events, a calibration) w
 from __future__ import annotations
 
 from table import advisor, driver, ledger, pieces, reads, round_play, view
-from table.rules import (blackjack_dice, cards, changing_bank, dice_blackjack, dice_hands, dicey21, dicey21_shoe,
-                         domino21, tiles)
+from table.rules import (
+                         blackjack_dice,
+                         cards,
+                         changing_bank,
+                         dice_blackjack,
+                         dice_hands,
+                         dicey21,
+                         dicey21_shoe,
+                         domino21,
+                         tiles,
+)
 
 TAGS: dict[str, type] = {
     "die": reads.Die,

@@ -8,9 +8,10 @@ chance outcomes, settle, and the ledger posting.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from table.errors import IllegalAction
 from table.game import Engine

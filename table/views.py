@@ -14,7 +14,19 @@ from table.advisor import Advice
 from table.driver import Driver, bet_text, need_of
 from table.ledger import Ledger
 from table.rules import HOUSE, TERMINAL
-from table.view import Advisor, AdvisorLine, Bet, CameraView, ErrorInfo, Hand, Prompt, Seat, SeatResult, Stats, TableView
+from table.view import (
+    Advisor,
+    AdvisorLine,
+    Bet,
+    CameraView,
+    ErrorInfo,
+    Hand,
+    Prompt,
+    Seat,
+    SeatResult,
+    Stats,
+    TableView,
+)
 
 BETWEEN_ROUNDS_SECONDS = 4.0  # how long each between-rounds screen stays up
 

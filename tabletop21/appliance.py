@@ -10,28 +10,28 @@ that feeds the same inputs to the same driver re-creates the session exactly, an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 import random
-from collections.abc import Sequence
-from typing import Any, Callable, Protocol
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 import numpy as np
 
-from tabletop21.settings import LED_NAMES
 from hardware.frames import CameraLost, Frame, FrameSource
-from tabletop21.recording import SessionWriter
 from table.advisor import Advice, advise
 from table.driver import Driver, SettledRead, Typed, check_driver, deal, lit_leds, motion, press, start, step
 from table.errors import TableError
+from table.games import game
 from table.ledger import Ledger
+from table.pieces import PieceKind
+from table.reads import TableRead
 from table.serial import CorruptRecord
-from tabletop21.store import BankrollStore, OpenRound, StoreError
 from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
 from table.views import build_view
-from table.games import game
-from table.pieces import PieceKind
+from tabletop21.recording import SessionWriter
+from tabletop21.settings import LED_NAMES
+from tabletop21.store import BankrollStore, OpenRound, StoreError
 from vision.image_io import NotAnImage
-from table.reads import TableRead
 
 
 def reader_kinds(game_id: str, typed_kinds: tuple[PieceKind, ...]) -> tuple[str, ...]:

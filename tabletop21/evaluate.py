@@ -15,18 +15,18 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Sequence
-from typing import Any, Callable
+from typing import Any
 
 import cv2
 import numpy as np
 
-from table.rules.cards import RANKS
-from vision.image_io import load_bgr
-from tabletop21.progress import progress
 from table.reads import TableRead, inside
+from table.rules.cards import RANKS
+from tabletop21.progress import progress
+from vision.image_io import load_bgr
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class KindScore:
     unreadable: int = 0
     needless_refusals: int = 0
 
-    def add(self, other: "KindScore") -> None:
+    def add(self, other: KindScore) -> None:
         for name in self.__dataclass_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 

@@ -4,16 +4,17 @@ time), or rendered to PNG files without any display for screenshots and tests.""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from tabletop21.settings import SCREEN
-from tabletop21.folders import folder_to_keep
 from table.errors import TableError
 from table.serial import dumps
 from table.view import TableView
+from tabletop21.folders import folder_to_keep
+from tabletop21.settings import SCREEN
 
 Show = Callable[[TableView, "np.ndarray | None", float], None]
 # Seconds a screen stays up at speed 1 before the next one replaces it, whatever the

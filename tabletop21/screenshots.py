@@ -43,8 +43,8 @@ def write_screenshots(out_dir: Path, size: tuple[int, int]) -> list[Path]:
 
 def screen_size(text: str) -> tuple[int, int]:
     """--size as `tabletop21 demo --size` takes it: "abc" or 0x0 is a usage error, not a traceback."""
-    from tabletop21.playback import parse_size
     from table.errors import TableError
+    from tabletop21.playback import parse_size
 
     try:
         return parse_size(text)
@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("out_dir", nargs="?", default="docs/screenshots", type=Path)
     parser.add_argument("--size", default="800x480", type=screen_size)
     args = parser.parse_args(argv)
-    from tabletop21.playback import screenshot_folder
     from table.errors import TableError
+    from tabletop21.playback import screenshot_folder
 
     try:
         screenshot_folder(args.out_dir)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from vision.calibration import Calibration
 from table.reads import inside
+from vision.calibration import Calibration
 
 SIDES = ("left", "right", "top", "bottom")  # the side of the object the edge cuts off
 

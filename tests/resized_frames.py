@@ -4,13 +4,13 @@ tests of every reader."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import cv2
 import numpy as np
 
-from vision.resized_read import read_in_frame
 from table.reads import TableRead
+from vision.resized_read import read_in_frame
 
 
 def resized_view(frame: np.ndarray, scale: float) -> np.ndarray:

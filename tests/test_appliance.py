@@ -9,17 +9,17 @@ import cv2
 import numpy as np
 import pytest
 
-from tabletop21.appliance import Appliance, Table, reopen_round
 from hardware.frames import CameraLost, Frame
-from tabletop21.recording import Manifest, SessionReader, SessionWriter
-from tabletop21.replay import replay_session
 from table.driver import Driver, Press, Typed, house_account, step
-from table.ledger import Ledger
 from table.games import GAMES, engine
+from table.ledger import Ledger
+from table.reads import Die, TableRead
 from table.rules import HOUSE
 from table.serial import CorruptRecord
+from tabletop21.appliance import Appliance, Table, reopen_round
+from tabletop21.recording import Manifest, SessionReader, SessionWriter
+from tabletop21.replay import replay_session
 from tabletop21.store import BankrollStore
-from table.reads import Die, TableRead
 
 BANKROLLS = {"ann": 100, "bob": 100, HOUSE: 0}
 
@@ -154,8 +154,8 @@ def test_buttons_and_typed_entries_do_nothing_while_the_camera_is_lost():
     kept for when the picture is back."""
     from gpiozero.pins.mock import MockFactory
 
-    from tabletop21.settings import GpioConfig
     from tabletop21.devices import open_controls
+    from tabletop21.settings import GpioConfig
 
     factory = MockFactory()
     config = GpioConfig(enabled=True, bounce_time=None)

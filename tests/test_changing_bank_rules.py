@@ -6,7 +6,9 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings as hypothesis_settings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from table import serial
 from table.errors import BadBet, BadValue, IllegalAction, TableError

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tabletop21.cli import main
 from table.games import GAMES
+from tabletop21.cli import main
 
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):
@@ -160,9 +160,9 @@ def test_read_summary_names_every_kind_read(capsys):
 def test_manual_play_asks_again_for_a_rank_the_shoe_has_run_out_of(capsys, monkeypatch):
     """A shoe carried on from earlier rounds with every ace dealt: a typed ace is a
     mistyped card, asked again, not the end of the session."""
-    from tabletop21.cli.cmd_play import typed_outcome
     from table.games import engine
     from table.rules.dicey21_shoe import Shoe
+    from tabletop21.cli.cmd_play import typed_outcome
 
     eng = engine("dicey21")
     state = eng.new_round(eng.Settings(), ("ann",), {"ann": 100, "house": 0}, {"ann": eng.Bets(5)},

@@ -4,7 +4,8 @@ dealer's restricted choices, Blackjack, settlement in exact chips and bad input.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from table import serial
 from table.errors import BadBet, BadValue, IllegalAction

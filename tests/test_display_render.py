@@ -11,11 +11,11 @@ import pygame
 import pytest
 
 from display import render_screen, save_png
-from tabletop21.bench.display import run as bench_run
 from display.examples import all_views, example_frame
 from display.render import draw_view
-from tabletop21.screenshots import main as screenshots_main
 from table.view import Overlay
+from tabletop21.bench.display import run as bench_run
+from tabletop21.screenshots import main as screenshots_main
 from vision.image_io import load_bgr
 
 VIEWS = all_views()

@@ -7,9 +7,9 @@ import pytest
 
 from display.examples import all_views
 from table.errors import BadValue
+from table.reads import D10, Card, Die, Domino, FaceDown, TableRead, Unreadable
 from table.serial import CorruptRecord, dumps, loads
 from table.view import CameraView, ErrorInfo, Hand, Item, Overlay, TableView, overlays_from_read
-from table.reads import Card, D10, Die, Domino, FaceDown, TableRead, Unreadable
 
 VIEWS = all_views()
 

@@ -1,10 +1,10 @@
 import numpy as np
 
-from tabletop21 import doctor
-from tabletop21.settings import ApplianceConfig, CameraConfig, TableConfig
 from hardware.frames import CameraLost, Frame
-from tabletop21.recording import Manifest, SessionWriter
+from tabletop21 import doctor
 from tabletop21.devices import open_source
+from tabletop21.recording import Manifest, SessionWriter
+from tabletop21.settings import ApplianceConfig, CameraConfig, TableConfig
 from vision.calibration import Calibration
 
 

@@ -14,8 +14,10 @@ import pytest
 
 from table.errors import TableError
 from table.odds import domino21 as odds
-from table.rules import CHANCE, domino21 as d
+from table.rules import CHANCE
+from table.rules import domino21 as d
 from table.rules.tiles import full_set, parse_tile
+
 SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "domino-21.txt"  # beside the clone
 
 # Cells typed from the seed's table, kept here so the check survives without ../shared.

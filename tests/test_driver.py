@@ -6,19 +6,36 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from table.driver import (CONFIRM, MOTIONS, NEXT, PHASES, SHAKE, Driver, Motion, Need, Press, SettledRead, Typed,
-                          check_driver, lit_leds, need_of, step)
+from table.driver import (
+    CONFIRM,
+    MOTIONS,
+    NEXT,
+    PHASES,
+    SHAKE,
+    Driver,
+    Motion,
+    Need,
+    Press,
+    SettledRead,
+    Typed,
+    check_driver,
+    lit_leds,
+    need_of,
+    step,
+)
 from table.errors import TableError
-from table.ledger import Ledger
 from table.games import engine
+from table.ledger import Ledger
+from table.reads import Card as VCard
+from table.reads import Die, Domino, FaceDown, TableRead, Unreadable
 from table.rules import HOUSE
-from table.views import build_view
-from vision.dice import read_dice
-from tools.render.fixtures import random_die
-from tools.render.scene import draw_die, finish, table as felt
-from vision.settle import STATES
 from table.rules.tiles import Tile
-from table.reads import Card as VCard, Die, Domino, FaceDown, TableRead, Unreadable
+from table.views import build_view
+from tools.render.fixtures import random_die
+from tools.render.scene import draw_die, finish
+from tools.render.scene import table as felt
+from vision.dice import read_dice
+from vision.settle import STATES
 
 
 def dice_read(*values):

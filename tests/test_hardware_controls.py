@@ -6,10 +6,10 @@ import pytest
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
-from tabletop21.settings import GpioConfig
 from hardware.controls import GpioUnavailable
 from table.driver import CONFIRM, NEXT, SHAKE
 from tabletop21.devices import open_controls
+from tabletop21.settings import GpioConfig
 
 
 @pytest.fixture

@@ -4,12 +4,18 @@ import numpy as np
 import pytest
 
 from hardware.frames import Frame
-from tabletop21.recording import (EndOfRecording, Manifest, RecordedSource, SessionReader, SessionWriter,
-                                new_session_folder)
 from table.driver import Press, SettledRead
 from table.errors import TableError
-from table.serial import CorruptRecord
 from table.reads import Die, TableRead
+from table.serial import CorruptRecord
+from tabletop21.recording import (
+    EndOfRecording,
+    Manifest,
+    RecordedSource,
+    SessionReader,
+    SessionWriter,
+    new_session_folder,
+)
 
 
 def record(folder):

@@ -254,9 +254,9 @@ def test_a_recorded_session_as_the_camera_ends_rather_than_starting_over():
     began again, with earlier times, for ever."""
     from pathlib import Path
 
-    from tabletop21.settings import ApplianceConfig, CameraConfig
-    from tabletop21.recording import EndOfRecording, SessionReader
     from tabletop21.devices import open_source
+    from tabletop21.recording import EndOfRecording, SessionReader
+    from tabletop21.settings import ApplianceConfig, CameraConfig
 
     session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dice-blackjack"
     config = ApplianceConfig(camera=CameraConfig(source=str(session)))

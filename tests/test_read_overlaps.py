@@ -2,8 +2,8 @@
 
 import math
 
-from vision.read import resolve_overlaps
 from table.reads import D10, Card, Die, Domino, FaceDown, TableRead, Unreadable
+from vision.read import resolve_overlaps
 
 
 def die(value, x, y, confidence=0.99):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tools import real_decks
 from table.rules.cards import RANKS
+from tools import real_decks
 from tools.render.cards import CARD_H, WIDTHS
 
 

@@ -11,14 +11,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from table import serial
 from table.errors import BadBet, IllegalAction, TableError
+from table.game import Engine
+from table.games import GAMES as REGISTRY
+from table.games import engine, game
 from table.ledger import MOST_CHIPS, Ledger
 from table.round_play import checked_apply, play_round, sample_chance
-from table.game import Engine
-from table.games import GAMES as REGISTRY, engine, game
 from table.rules import CHANCE, HOUSE, TERMINAL
 
 GAMES = sorted(REGISTRY)

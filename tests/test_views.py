@@ -118,9 +118,10 @@ def test_the_pay_table_is_the_engines_under_the_house_rules_in_force():
 
 
 def test_choosing_a_domino_to_turn_up_does_not_name_the_hidden_tiles():
-    from tabletop21.replay import table_for
-    from tabletop21.recording import SessionReader
     from pathlib import Path
+
+    from tabletop21.recording import SessionReader
+    from tabletop21.replay import table_for
 
     session = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "domino21"
     reader = SessionReader(session)

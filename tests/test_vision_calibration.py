@@ -7,9 +7,9 @@ import math
 import pytest
 
 from table import serial
+from table.reads import Card, Unreadable
 from vision.calibration import PAST_EDGE, BadCalibration, Calibration, box_corners, in_play
 from vision.resized_read import calibration_for
-from table.reads import Card, Unreadable
 
 SQUARE = ((0.0, 0.0), (639.0, 0.0), (639.0, 639.0), (0.0, 639.0))
 

@@ -9,20 +9,19 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import play_area_cuts
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from table import serial
-from vision.calibration import Calibration
-from vision.cards import read_cards
+from table.reads import Card, TableRead, Unreadable, inside
+from tabletop21.evaluate import evaluate, summary
 from tools.render import cards as render
 from tools.render.camera_look import table_background
-from tabletop21.evaluate import evaluate, summary
+from vision.calibration import Calibration
+from vision.cards import read_cards
 from vision.image_io import NotAnImage, load_bgr
-from table.reads import Card, TableRead, Unreadable, inside
-
-import play_area_cuts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())

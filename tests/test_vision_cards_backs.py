@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import read_cards
+from table.reads import inside
 from tools.render import cards as render
 from tools.render.camera_look import drop_shadow, paste, photograph, table_background
-from table.reads import inside
+from vision.cards import read_cards
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())

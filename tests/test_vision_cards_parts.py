@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import fan, index
 from tools.render import fonts
+from vision.cards import fan, index
 from vision.cards.find import Region, _frame_edge_share
 
 

@@ -10,13 +10,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import fan, index, rank_net
+from table.reads import Card
 from tools.render import cards as render
-from vision.cards.rank_net import CLASSES, NOT_A_RANK, RANKS, SIDE, rank_crop, rank_probabilities
 from tools.train.rank_net import STRETCH, _label, _stretched
+from vision.cards import fan, index, rank_net
+from vision.cards.rank_net import CLASSES, NOT_A_RANK, RANKS, SIDE, rank_crop, rank_probabilities
 from vision.image_io import load_bgr
 from vision.read import READERS, read_table
-from table.reads import Card
 from vision.weights import IncompleteInstall
 
 CARD_FIXTURE = Path(__file__).resolve().parents[1] / "calibration_images" / "cards" / "images" / "cards_00.jpg"

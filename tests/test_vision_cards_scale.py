@@ -8,12 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from resized_frames import read_resized
 
+from tabletop21.evaluate import evaluate, summary
 from vision.cards import read_cards
 from vision.cards.working_size import BAND, MOST, SHORTEST, TARGET, working_factor
-from tabletop21.evaluate import evaluate, summary
-
-from resized_frames import read_resized
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "cards"
 CARDS = sum(len(label["cards"]) for label in json.loads((FIXTURES / "labels.json").read_text()).values())

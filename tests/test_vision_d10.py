@@ -8,22 +8,21 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import play_area_cuts
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from resized_frames import read_resized, resized_view
 
 from table import serial
-from vision.calibration import Calibration
-from tools.render.camera_look import paste, table_background
-from vision.d10 import read_d10
-from tools.render import d10 as render
+from table.reads import TableRead, inside
 from tabletop21.evaluate import evaluate, summary
+from tools.render import d10 as render
+from tools.render.camera_look import paste, table_background
+from vision.calibration import Calibration
+from vision.d10 import read_d10
 from vision.frame_edge import box_overhang, outline_overhang
 from vision.image_io import NotAnImage, load_bgr
-from table.reads import TableRead, inside
-
-import play_area_cuts
-from resized_frames import read_resized, resized_view
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "d10"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())

@@ -9,16 +9,16 @@ import cv2
 import numpy as np
 import pytest
 
-from tools.render.camera_look import paste, table_background
-from vision.d10 import classifier
+from table.reads import D10, Unreadable
 from tools.render import d10 as render
+from tools.render.camera_look import paste, table_background
 from tools.train import d10 as train
+from vision.d10 import classifier
 from vision.d10.find import die_blobs, table_difference, touching_dice, whole_die
 from vision.d10.patch import PATCH, face_patch, network_input, number_turn, outline_pose
 from vision.d10.read import Look, judge, judge_looks
 from vision.dice.tinycnn import TinyCNN
 from vision.read import READERS, read_table
-from table.reads import D10, Unreadable
 from vision.weights import IncompleteInstall
 
 

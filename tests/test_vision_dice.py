@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
+from table.reads import inside
+from tabletop21.evaluate import evaluate, summary
 from vision.calibration import Calibration
 from vision.dice import read_dice
 from vision.dice.candidates import Candidate, find_candidates
@@ -16,10 +18,8 @@ from vision.dice.classifier import CLASSES, face_probabilities, shipped_face_net
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, network_input, upright_patch, upright_patches
 from vision.dice.reader import _certain, closer_looks, doubted_lone, second_looks, verdicts
-from tabletop21.evaluate import evaluate, summary
 from vision.exposure import DIM, GAIN, brightest, levelled
 from vision.image_io import NotAnImage
-from table.reads import inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())

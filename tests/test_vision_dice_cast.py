@@ -6,12 +6,12 @@ import json
 import numpy as np
 import pytest
 
-import vision.dice.cast as cast
 import tabletop21.evaluate as evaluate_module
-from vision.dice import read_dice
-from vision.colour import uncast
-from vision.dice.cast import CAST, CLEAR_CAST, cast_gains
+import vision.dice.cast as cast
 from tabletop21.evaluate import evaluate, summary
+from vision.colour import uncast
+from vision.dice import read_dice
+from vision.dice.cast import CAST, CLEAR_CAST, cast_gains
 
 WARM = np.array((0.55, 0.90, 1.20), np.float32)  # B, G, R: a lamp with the camera's white balance off
 BOXES = [(40 + 70 * i, 60, 80 + 70 * i, 100) for i in range(4)]

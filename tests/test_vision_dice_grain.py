@@ -7,9 +7,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import read_dice
 from tabletop21.evaluate import evaluate, summary
 from vision import noise
+from vision.dice import read_dice
 from vision.noise import grain
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"

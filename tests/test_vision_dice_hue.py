@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import tabletop21.evaluate as evaluate_module
+from tabletop21.evaluate import evaluate, summary
 from vision.dice import read_dice
 from vision.dice.classifier import CLASSES, INPUT_CHANNELS, shipped_hue_networks
 from vision.dice.patches import HUED_CHROMA, NEUTRAL_CHROMA, PATCH, network_input
 from vision.dice.tinycnn import TinyCNN
-from tabletop21.evaluate import evaluate, summary
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 

@@ -7,16 +7,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from resized_frames import read_resized, resized_view
 
+from table.reads import Die, TableRead, Unreadable
+from tabletop21.evaluate import evaluate, summary
 from vision.calibration import Calibration
 from vision.dice import read_dice
 from vision.dice.reader import _working_frame
 from vision.dice.working_scale import LARGEST, TARGET, working_factor
-from tabletop21.evaluate import evaluate, summary
 from vision.resized_read import calibration_for, look_factor, read_in_frame, resized
-from table.reads import Die, TableRead, Unreadable
-
-from resized_frames import read_resized, resized_view
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())

@@ -3,8 +3,8 @@ die its label names, only seen in other light."""
 
 import numpy as np
 
-from vision.dice.patches import PATCH, network_input
 from tools.train.dice import _augment, defocus, erase, glare
+from vision.dice.patches import PATCH, network_input
 
 
 def _dice(n: int) -> np.ndarray:

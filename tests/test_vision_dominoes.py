@@ -10,19 +10,18 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import play_area_cuts
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from table.errors import BadValue
+from table.reads import TableRead, inside
+from tools.render import dominoes as render
 from vision.calibration import Calibration
 from vision.dominoes import read_dominoes
-from tools.render import dominoes as render
 from vision.dominoes.layout import ALL_TILES, pattern, pattern_variants, tile_key
 from vision.image_io import NotAnImage, load_bgr
-from table.reads import TableRead, inside
-
-import play_area_cuts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vision.dominoes import read_dominoes
+from table.reads import TableRead, inside
 from tools.render import domino_fixtures as fixtures
 from tools.render import dominoes as render
+from vision.dominoes import read_dominoes
 from vision.dominoes.layout import ALL_TILES, tile_key
 from vision.image_io import load_bgr
 from vision.read import READERS, read_table
-from table.reads import TableRead, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes"
 LABELS = json.loads((FIXTURES / "labels.json").read_text())

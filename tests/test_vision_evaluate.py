@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from tabletop21.evaluate import KINDS, evaluate, labelled_kinds, score_kind, split_names, summary
 from table.reads import Die, Domino, TableRead, Unreadable
+from tabletop21.evaluate import KINDS, evaluate, labelled_kinds, score_kind, split_names, summary
 
 BOXES = [{"value": 3, "box": [10, 10, 50, 50]}, {"value": 5, "box": [100, 100, 140, 140]}]
 

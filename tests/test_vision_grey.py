@@ -8,7 +8,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 import pytest
 
 from vision.cards import read_cards

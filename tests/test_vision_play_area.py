@@ -5,9 +5,9 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.render.scene import SceneDie, draw_die, finish, table
 from vision.image_io import NotAnImage
 from vision.play_area import calibrate, play_area_polygon
-from tools.render.scene import SceneDie, draw_die, finish, table
 
 
 def _iou(poly: np.ndarray, rect: tuple, size: int) -> float:

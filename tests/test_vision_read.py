@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
+from table.reads import Die, Domino, TableRead, Unreadable, inside
 from tabletop21.cli import main
+from tabletop21.read_json import read_to_json
 from vision.calibration import Calibration, FrameMismatch
 from vision.read import READERS, merge, read_table
-from tabletop21.read_json import read_to_json
-from table.reads import Die, Domino, TableRead, Unreadable, inside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
 FIRST = sorted((FIXTURES / "images").glob("*.jpg"))[0]

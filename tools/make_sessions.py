@@ -22,15 +22,15 @@ from pathlib import Path
 
 import numpy as np
 
-from tabletop21.appliance import Appliance, Table, reader_kinds, table_reader
 from hardware.frames import Frame
-from tabletop21.recording import Manifest, SessionWriter
 from table.driver import Driver, house_account, need_of
+from table.games import engine
+from table.games import game as game_of
 from table.ledger import Ledger
-from table.round_play import sample_chance
-from table.games import engine, game as game_of
 from table.pieces import PieceKind
-from table.rules import HOUSE
+from table.round_play import sample_chance
+from tabletop21.appliance import Appliance, Table, reader_kinds, table_reader
+from tabletop21.recording import Manifest, SessionWriter
 from tools.render import dominoes as tiles
 from tools.render import scene
 from tools.render.fixtures import _place, random_die
@@ -134,7 +134,7 @@ def outcome_text(action) -> str:
         if hasattr(action, name):
             return str(getattr(action, name))
     dice = getattr(action, "dice", None)
-    return " ".join(str(value) for value in (dice if isinstance(dice, tuple) else (getattr(action, "value"),)))
+    return " ".join(str(value) for value in (dice if isinstance(dice, tuple) else (action.value,)))
 
 
 def record(game: str, folder: Path, seats, bet: int, typed, rounds: int, seed: int, seat_bets=None) -> dict:

@@ -28,10 +28,10 @@ import cv2
 import numpy as np
 
 from table.rules.cards import RANKS
-from vision.cards import read_cards
+from tabletop21.evaluate import evaluate, summary
 from tools.render.card_fixture_set import write_set
 from tools.render.cards import CARD_H, WIDTHS, FaceChoice, laid_out
-from tabletop21.evaluate import evaluate, summary
+from vision.cards import read_cards
 
 THEMES = Path("/usr/share/aisleriot/cards")
 # The themes with French suits and A, 2-10, J, Q, K indices: the kind of deck the

@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from table import serial
-from vision.image_io import NotAnImage, checked_bgr
 from table.reads import Box, Point, Unreadable, UnreadableKind
+from vision.image_io import NotAnImage, checked_bgr
 
 # A die face is between these fractions of the frame's mean side, sqrt(width * height):
 # 4 to 320 pixels in the 640x640 frames the readers were tuned on. Fractions, not
@@ -94,7 +94,7 @@ class Calibration:
         Path(path).write_text(json.dumps(serial.to_data(self), indent=1))
 
     @staticmethod
-    def load(path: str | Path) -> "Calibration":
+    def load(path: str | Path) -> Calibration:
         """The calibration saved in a file; whatever is wrong with the file is a
         CorruptRecord naming it, for the commands to print as one line."""
         try:

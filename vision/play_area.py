@@ -12,9 +12,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from table.reads import Box, TableRead
 from vision.calibration import Calibration, die_bounds
 from vision.image_io import NotAnImage, checked_bgr
-from table.reads import Box, TableRead
 
 WORK_SIZE = 160  # the search runs at this width; the outline is scaled back up
 MEDIAN_WIDTH = 9  # pixels of the search: wider than a die, so the dice vanish

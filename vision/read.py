@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import numpy as np
 
+from table.reads import Box, Card, Domino, FaceDown, Point, TableRead, Unreadable, inside
 from vision.calibration import Calibration, checked_frame
 from vision.colour import is_grey
-from table.reads import Box, Card, Domino, FaceDown, Point, TableRead, Unreadable, inside
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
 SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be one object

@@ -13,8 +13,8 @@ from dataclasses import fields, replace
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
 from table.reads import Box, Point, TableRead
+from vision.calibration import Calibration
 
 LOOK = 640  # a bigger frame's objects are measured on a copy this many pixels long
 

@@ -10,7 +10,7 @@ the banker's play is solved per player total. Every rule is the engine's own.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from table.errors import TableError
@@ -36,7 +36,7 @@ def _players_value(standing: Standing, banker_total: int) -> Fraction:
     return Fraction(sum(stake * game.compare(total, banker_total) for total, stake in standing))
 
 
-@lru_cache(maxsize=None)
+@cache
 def banker_on(hard: int, has_one: bool, standing: Standing, banker_one: str) -> Fraction:
     """The standing players' value (chips) with the banker on this hand; a banker with a
     choice makes it as small as possible."""
@@ -54,13 +54,13 @@ def banker_draws(hard: int, has_one: bool, standing: Standing, banker_one: str) 
     return sum((p * banker_on(*_draw(hard, has_one, face), standing, banker_one) for face, p in DRAW), Fraction(0))
 
 
-@lru_cache(maxsize=None)
+@cache
 def stand_value(total: int, banker_one: str) -> Fraction:
     """A player's value standing on `total`, the banker's whole hand still to come."""
     return sum((p * banker_on(*game.count(dice), ((total, 1),), banker_one) for dice, p in FIRST), Fraction(0))
 
 
-@lru_cache(maxsize=None)
+@cache
 def player_on(hard: int, has_one: bool, banker_one: str) -> Fraction:
     """A player's value holding this hand and playing on optimally."""
     if hard > game.TARGET:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from table.errors import TableError
@@ -66,7 +66,7 @@ def _by_signature(value: HandValue) -> HandValue:
 # ---------------------------------------------------------------- the dealer
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dealer_finals(cards: tuple[Card, ...]) -> tuple[tuple[int, tuple[Card, ...], float], ...]:
     """(final total, one hand reaching it, probability) for a dealer who draws to 16."""
     if game.hand_total(cards) >= DEALER_STANDS_ON:
@@ -78,7 +78,7 @@ def _dealer_finals(cards: tuple[Card, ...]) -> tuple[tuple[int, tuple[Card, ...]
     return tuple((total, hand, q) for total, (hand, q) in sorted(merged.items()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_distribution(up: Card) -> tuple[tuple[int, tuple[Card, ...], float], ...]:
     """Dealer's final totals (22 = bust) given the up card, knowing the dealer has no
     natural (otherwise the round would already be over)."""
@@ -127,7 +127,7 @@ def _double(cards: tuple[Card, ...], up: Card) -> float:
     return 2 * sum(p * _finished(cards + (card,), up) for card, p in _DRAWS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _split_hand(first: Card, up: Card, settings: game.Settings) -> float:
     """One hand of a split pair; re-splits are not counted (a small undervalue)."""
     total = 0.0
@@ -206,11 +206,11 @@ def _hidden_card_hands(hand: game.Hand) -> list[tuple[tuple[Card, ...], float]]:
 def _dealer_values(state: game.State) -> dict[str, Any]:
     open_hands = [(hand.stake, _hidden_card_hands(hand)) for hand in state.hands if hand.result is None]
 
-    @lru_cache(maxsize=None)
+    @cache
     def stand(dealer: tuple[Card, ...]) -> float:
         return -sum(stake * p * game.showdown(cards, dealer, 1) for stake, options in open_hands for cards, p in options)
 
-    @lru_cache(maxsize=None)
+    @cache
     def hit(dealer: tuple[Card, ...]) -> float:
         return sum(p * best(_key(dealer + (card,))) for card, p in _DRAWS)
 

@@ -11,7 +11,7 @@ solved too, to show what those choices are worth. Every rule comes from the engi
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from table.errors import TableError
@@ -31,7 +31,7 @@ def _key(dice: tuple[int, ...]) -> str:
     return "-".join(map(str, dice))
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_rolls_on(total: int, player_total: int, best: bool, settings: game.Settings) -> Fraction:
     """Player's value while the dealer, on `total`, must roll again."""
     value = Fraction(0)
@@ -52,7 +52,7 @@ def dealer_counts(total: int, dice: tuple[int, ...], player_total: int, best: bo
     return scored[0]  # options come highest total first
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_on(total: int, player_total: int, best: bool, settings: game.Settings) -> Fraction:
     """Player's value once the dealer's count is `total` (standing where forced)."""
     if total > game.TARGET:
@@ -66,7 +66,7 @@ def dealer_on(total: int, player_total: int, best: bool, settings: game.Settings
     return hit
 
 
-@lru_cache(maxsize=None)
+@cache
 def stand_value(player_total: int, best: bool, settings: game.Settings) -> Fraction:
     """Player's value standing on `player_total`, the dealer still to play."""
     value = Fraction(0)
@@ -88,7 +88,7 @@ def hit_value(total: int, first: tuple[int, ...] | None, best: bool, settings: g
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def player_on(total: int, best: bool, settings: game.Settings) -> Fraction:
     """Player's value on `total` after counting a roll, playing on optimally."""
     stand = stand_value(total, best, settings)

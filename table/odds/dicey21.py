@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from table.errors import TableError
@@ -35,13 +35,13 @@ TEN_COUNT = ("10", "J", "Q", "K")  # the manual's "10" column holds every ten-co
 # ----- pricing finished hands ------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ante_expectation(cards: tuple[Card, ...]) -> Fraction:
     """Net chips per chip on ANTE and RAISE once the cards are final, over all rolls."""
     return sum((p * ante_ratio(hand_score(cards, roll.dice)) for roll, p in game.ROLL_CHANCES), Fraction(0))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _match_expectation(spot: int, cards: tuple[Card, ...], ace_matches_one: bool) -> Fraction:
     return sum(
         (p * match_result(spot, roll.dice, cards, ace_matches_one)[1] for roll, p in game.ROLL_CHANCES),
@@ -49,7 +49,7 @@ def _match_expectation(spot: int, cards: tuple[Card, ...], ace_matches_one: bool
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ante_outcome_split(cards: tuple[Card, ...]) -> tuple[Fraction, Fraction, Fraction]:
     """Chances that the ANTE wins, pushes, loses with these final cards."""
     split = [Fraction(0)] * 3

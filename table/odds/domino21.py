@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb, perm
 from typing import Any
 
@@ -188,7 +188,7 @@ class _Grower:
         return best, special
 
 
-@lru_cache(maxsize=None)
+@cache
 def _add_fitting(totals: frozenset[int], tile: Tile) -> frozenset[int]:
     """rules.add_tile keeping totals <= 21; few distinct total sets occur, so cached."""
     return frozenset(total for total in rules.add_tile(totals, tile) if total <= rules.TARGET)

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import product
-from typing import Any, Union
+from typing import Any
 
 from table.errors import BadBet, BadValue, IllegalAction, TableError
 from table.pieces import Piece, dice_values, the_one
@@ -143,7 +143,7 @@ class Roll:
         object.__setattr__(self, "dice", tuple(check_die(value) for value in values))
 
 
-Action = Union[Stand, Hit, Raise, Deal, Roll]
+Action = Stand | Hit | Raise | Deal | Roll
 ROLL_CHANCES = tuple((Roll(dice), Fraction(1, 6**DICE)) for dice in product(SPOTS, repeat=DICE))
 
 

@@ -31,7 +31,7 @@ class Shoe:
             raise BadValue(f"a shoe holds a whole number of cards of each of the 13 ranks, not {self.counts!r}")
 
     @staticmethod
-    def fresh(decks: int) -> "Shoe":
+    def fresh(decks: int) -> Shoe:
         return Shoe((PER_RANK_PER_DECK * decks,) * len(RANKS))
 
     @property
@@ -47,7 +47,7 @@ class Shoe:
             (Card(rank), Fraction(count, total)) for rank, count in zip(RANKS, self.counts) if count
         )
 
-    def without(self, card: Card) -> "Shoe":
+    def without(self, card: Card) -> Shoe:
         """The shoe after `card` was dealt from it."""
         index = RANKS.index(card.rank)
         if self.counts[index] == 0:

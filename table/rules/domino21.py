@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from random import Random
 from typing import Any
 
@@ -137,7 +137,7 @@ class State:
 # ---------------------------------------------------------------- tile and hand values
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_values(tile: Tile) -> frozenset[int]:
     """Each blank half may count 0 or 7 and a double may count half its pips."""
     def half(pips: int) -> tuple[int, ...]:

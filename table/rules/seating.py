@@ -12,7 +12,8 @@ a bank goes round the table is here too, for the same reason.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, TypeGuard
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeGuard
 
 from table.errors import BadBet, TableError
 from table.ledger import MOST_CHIPS

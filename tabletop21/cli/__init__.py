@@ -11,7 +11,6 @@ import tempfile
 
 from table.errors import TableError
 
-
 # Libraries' own chatter (pygame's banner, OpenCV's capture warnings) would bury
 # the plain-words messages this command prints; our errors say what went wrong.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -45,8 +44,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="A table appliance for 21-style games with real dice, tiles and cards.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    from tabletop21.cli import (cmd_bench, cmd_calibrate, cmd_doctor, cmd_eval, cmd_games, cmd_odds, cmd_play,
-                                cmd_read, cmd_replay, cmd_run)
+    from tabletop21.cli import (
+        cmd_bench,
+        cmd_calibrate,
+        cmd_doctor,
+        cmd_eval,
+        cmd_games,
+        cmd_odds,
+        cmd_play,
+        cmd_read,
+        cmd_replay,
+        cmd_run,
+    )
 
     for command in (cmd_bench, cmd_calibrate, cmd_doctor, cmd_eval, cmd_games, cmd_odds, cmd_play, cmd_read,
                     cmd_replay, cmd_run):

@@ -4,7 +4,8 @@ unit tests (timings on a shared machine are measurements, not pass/fail facts)."
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def _odds(args: argparse.Namespace) -> None:

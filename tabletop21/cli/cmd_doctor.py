@@ -1,8 +1,8 @@
 """`tabletop21 doctor [--config FILE]`: what works, what does not, and how to fix it."""
 
 from tabletop21 import doctor
-from tabletop21.settings import find_settings, load_config
 from tabletop21.devices import open_source
+from tabletop21.settings import find_settings, load_config
 
 
 def register(subparsers) -> None:

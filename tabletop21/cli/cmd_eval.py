@@ -12,15 +12,13 @@ from pathlib import Path
 
 import cv2
 
-from tabletop21.folders import folder_to_keep
 from table.errors import TableError
+from tabletop21.evaluate import BadLabels, draw, evaluate, labelled_kinds, load_labels, photo_path, split_names, summary
+from tabletop21.folders import folder_to_keep
 from vision.dice import read_dice
 from vision.dice.tinycnn import TinyCNN
-from tabletop21.evaluate import (BadLabels, draw, evaluate, labelled_kinds, load_labels, photo_path,
-                             split_names, summary)
 from vision.image_io import NotAnImage, load_bgr
 from vision.read import READERS, read_table
-
 
 SHOW_OUT = "eval-show"  # where --show draws when no --out is given
 

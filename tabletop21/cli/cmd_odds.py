@@ -4,9 +4,9 @@ the JSON keys are a stable interface for other tools."""
 import inspect
 import json
 
-from tabletop21.cli import rule_arg
 from table.errors import TableError
 from table.games import game
+from tabletop21.cli import rule_arg
 
 
 def register(subparsers) -> None:

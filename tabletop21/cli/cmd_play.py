@@ -10,11 +10,11 @@ import random
 import sys
 
 from table.errors import BadBet, TableError
+from table.games import game
 from table.ledger import Ledger
 from table.round_play import play_round
-from tabletop21.cli import rule_arg
-from table.games import game
 from table.rules import HOUSE
+from tabletop21.cli import rule_arg
 
 
 def register(subparsers) -> None:

@@ -5,14 +5,13 @@ entry of its own and the rest are still read; the exit code says whether any fai
 from __future__ import annotations
 
 import argparse
-
 import json
 import sys
 
+from tabletop21.read_json import error_to_json, read_to_json
 from vision.calibration import Calibration
 from vision.image_io import NotAnImage, load_bgr
 from vision.read import READERS, Reader, read_table
-from tabletop21.read_json import error_to_json, read_to_json
 
 
 def register(subparsers) -> None:

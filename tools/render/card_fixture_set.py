@@ -4,8 +4,8 @@ beside a labels.json that maps each file name to its labels."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import cv2
 import numpy as np

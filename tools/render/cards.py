@@ -8,16 +8,15 @@ face down on a table and put through camera_look. Run `python -m tools.render.ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import chain
 from pathlib import Path
-from typing import Callable
 
 import cv2
 import numpy as np
 
 from table.rules.cards import RANKS
-from tools.render import camera_look
-from tools.render import fonts
+from tools.render import camera_look, fonts
 from tools.render.card_fixture_set import write_set
 
 OUT = Path(__file__).resolve().parents[2] / "calibration_images" / "cards"

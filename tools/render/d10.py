@@ -8,15 +8,14 @@ die. 6 and 9 carry an underline or a dot. Run `python -m tools.render.d10`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import cv2
 import numpy as np
 
-from tools.render import camera_look
-from tools.render import fonts
+from tools.render import camera_look, fonts
 from tools.render.card_fixture_set import write_set
 
 OUT = Path(__file__).resolve().parents[2] / "calibration_images" / "d10"

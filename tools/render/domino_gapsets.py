@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.dominoes import read_dominoes
-from tools.render import domino_fixtures as fixtures
-from vision.dominoes.layout import ALL_TILES
 from tabletop21.evaluate import evaluate, summary
+from tools.render import domino_fixtures as fixtures
+from vision.dominoes import read_dominoes
+from vision.dominoes.layout import ALL_TILES
 
 STYLES = ("ivory", "ivory_rainbow", "pink", "red", "black", "white")
 TABLES = ("felt", "wood", "tray", "cloth")

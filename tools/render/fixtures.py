@@ -53,7 +53,7 @@ def dice_scene(rng: np.random.Generator, index: int) -> tuple[np.ndarray, dict]:
     side = float(rng.uniform(22, 38))
     taken: list = []
     dice, odd = [], []
-    for i in range(int(rng.integers(2, 11))):
+    for _ in range(int(rng.integers(2, 11))):
         spot = _place(rng, area, side * 1.2, taken, touching=rng.random() < 0.3)
         if spot is None:
             break

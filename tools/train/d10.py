@@ -23,18 +23,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tools.render import camera_look
-from tools.render import fonts
+from table.reads import inside
+from tabletop21.evaluate import split_names
+from tools.render import camera_look, fonts
 from tools.render import cards as card_render
 from tools.render import d10 as render
+from tools.render.fixtures import dice_scene
 from vision.d10.classifier import CLASSES, MODEL_PATH, NOT_D10, UNMARKED, WIDTHS, new_network
 from vision.d10.find import die_blobs
 from vision.d10.patch import face_patch, network_input, outline_pose
 from vision.dice.tinycnn import jitter, train
-from tabletop21.evaluate import split_names
 from vision.image_io import load_bgr
-from tools.render.fixtures import dice_scene
-from table.reads import inside
 
 TRAIN_SEED = 5000  # fixtures use 10, the documented hold-out 99-103
 JITTERS = 4

@@ -23,20 +23,29 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.candidates import find_candidates
-from vision.dice.classifier import (CLASSES, FACE_MODEL_PATH, FACE_WIDTHS, HUE_MODEL_PATH, MODEL_PATH, NOT_A_DIE, ODD_DIE,
-                                    WIDTHS, new_network)
-from vision.dice.foreground import foreground_mask
-from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, network_input, upright_patch
-from tools.render import d10 as d10_render
-from tools.train.d10 import TRAINING_STYLE as D10_TRAINING_STYLE
-from vision.dice.tinycnn import jitter, train
-from tools.train.torch_fit import fit
+from table.reads import inside
 from tabletop21.evaluate import split_names
-from vision.image_io import load_bgr
+from tools.render import d10 as d10_render
 from tools.render.fixtures import SEED as FIXTURE_SEED
 from tools.render.fixtures import dice_scene
-from table.reads import inside
+from tools.train.d10 import TRAINING_STYLE as D10_TRAINING_STYLE
+from tools.train.torch_fit import fit
+from vision.dice.candidates import find_candidates
+from vision.dice.classifier import (
+    CLASSES,
+    FACE_MODEL_PATH,
+    FACE_WIDTHS,
+    HUE_MODEL_PATH,
+    MODEL_PATH,
+    NOT_A_DIE,
+    ODD_DIE,
+    WIDTHS,
+    new_network,
+)
+from vision.dice.foreground import foreground_mask
+from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, network_input, upright_patch
+from vision.dice.tinycnn import jitter, train
+from vision.image_io import load_bgr
 
 BOX_PER_SIDE = 1.37  # labelled box size / candidate side, measured on lone dice
 POSITIVE_RADIUS = 0.15  # candidate within this many box sizes of a labelled centre

@@ -19,9 +19,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards import fan, index, read
-from tools.render import fonts
 from tools.render import cards as render
+from tools.render import fonts
+from vision.cards import fan, index, read
 from vision.cards.find import find_card_regions
 from vision.cards.rank_net import MODEL_PATH, NOT_A_RANK, RANKS, SIDE, new_network
 from vision.dice.tinycnn import train

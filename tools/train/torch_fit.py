@@ -7,7 +7,7 @@ into a TinyCNN, which is what the reader runs, so the appliance never imports it
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

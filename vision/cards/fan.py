@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from table.reads import Card, Unreadable
 from vision.cards import index
 from vision.cards.colour import low_high, percentiles
 from vision.cards.components import components, components_with_stats
 from vision.cards.find import Region, whiteness
 from vision.cards.glyphs import best_of, label_scores
 from vision.cards.rank_net import rank_crop, rank_probabilities
-from table.reads import Card, Unreadable
 
 PATCH = 96  # an index is read from a PATCH x PATCH upright cut-out
 FAN_RANK_SCORE, FAN_RANK_MARGIN = 0.72, 0.06

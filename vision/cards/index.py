@@ -235,7 +235,7 @@ def read_corner(card_bgr: np.ndarray, card_ink: np.ndarray) -> IndexRead:
     return IndexRead(ranks, suit, crop=rank_crop(zone, rank_mask))
 
 
-def middle_allows(card_bgr: np.ndarray, ink: np.ndarray, pips: "Pips") -> set[str]:
+def middle_allows(card_bgr: np.ndarray, ink: np.ndarray, pips: Pips) -> set[str]:
     """Ranks the middle of an upright card is consistent with: court ranks for a picture,
     otherwise the rank its pip count gives (an ace shows one pip)."""
     if has_picture(card_bgr, ink):

@@ -8,15 +8,15 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from table.reads import Card, FaceDown, TableRead, Unreadable
+from vision.calibration import Calibration, checked_frame, in_play
 from vision.cards import fan, index
 from vision.cards.backs import find_borderless_backs
 from vision.cards.find import Region, find_card_regions, holds
 from vision.cards.white_stock import neutral
 from vision.cards.working_size import NEAR_ONE, TARGET, working_factor
-from vision.calibration import Calibration, checked_frame, in_play
 from vision.colour import grey_refusal
 from vision.resized_read import look_factor, read_in_frame, shrunk
-from table.reads import Card, FaceDown, TableRead, Unreadable
 
 # How far past the play area's edge cards are looked for, in pixels of the frame read:
 # a card's length at the working size, more than half the diagonal of the longest card

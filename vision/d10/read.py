@@ -25,15 +25,22 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from table.reads import D10, TableRead, Unreadable
 from vision.calibration import Calibration, box_corners, checked_frame, in_play
 from vision.colour import grey_refusal
 from vision.d10 import classifier
-from vision.d10.find import (ONE_DIE_ELONGATION, TableDifference, blob_outlines, oversized, table_difference,
-                             touching_dice, whole_die)
+from vision.d10.find import (
+    ONE_DIE_ELONGATION,
+    TableDifference,
+    blob_outlines,
+    oversized,
+    table_difference,
+    touching_dice,
+    whole_die,
+)
 from vision.d10.patch import face_patch, number_turn, outline_pose
 from vision.frame_edge import EDGE_OVERHANG, outline_overhang
 from vision.resized_read import read_in_frame, shrunk
-from table.reads import D10, TableRead, Unreadable
 
 IS_D10 = 0.9  # the networks' belief that a blob is a d10 at all, below which it is ignored
 READ = 0.9  # the networks' belief in one number, below which the die is unreadable

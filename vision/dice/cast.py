@@ -18,7 +18,7 @@ Two-fold held out, the photos with a cast (docs/vision.md, "Colour casts"): warm
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import cv2
 import numpy as np

@@ -10,12 +10,20 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from table.reads import Die, TableRead, Unreadable
 from vision.calibration import Calibration, box_corners, checked_frame, in_play
 from vision.colour import grey_refusal, uncast, whole_view
 from vision.dice.candidates import Candidate, find_candidates
 from vision.dice.cast import cast_gains
-from vision.dice.classifier import (NOT_A_DIE, ODD_DIE, face_probabilities, input_probabilities,
-                                    shipped_face_networks, shipped_hue_networks, shipped_networks)
+from vision.dice.classifier import (
+    NOT_A_DIE,
+    ODD_DIE,
+    face_probabilities,
+    input_probabilities,
+    shipped_face_networks,
+    shipped_hue_networks,
+    shipped_networks,
+)
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, SquareAngles, network_input, upright_patches
 from vision.dice.tinycnn import TinyCNN
@@ -24,7 +32,6 @@ from vision.exposure import levelled
 from vision.frame_edge import EDGE_OVERHANG, box_overhang
 from vision.noise import grain, smoothed
 from vision.resized_read import look_factor, read_in_frame, shrunk
-from table.reads import Die, TableRead, Unreadable
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
 SCREEN = 0.05  # first finder's die probability below which the other finders are not asked

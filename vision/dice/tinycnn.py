@@ -55,7 +55,7 @@ class TinyCNN:
     params: dict[str, np.ndarray] = field(default_factory=dict)
 
     @staticmethod
-    def create(in_channels: int, widths: tuple[int, ...], side: int, classes: int, seed: int = 0) -> "TinyCNN":
+    def create(in_channels: int, widths: tuple[int, ...], side: int, classes: int, seed: int = 0) -> TinyCNN:
         rng = np.random.default_rng(seed)
         params: dict[str, np.ndarray] = {}
         c = in_channels
@@ -138,7 +138,7 @@ class TinyCNN:
         np.savez_compressed(path, **self.params)  # type: ignore[arg-type]
 
     @staticmethod
-    def load(path: str | Path) -> "TinyCNN":
+    def load(path: str | Path) -> TinyCNN:
         with np.load(path) as data:
             return TinyCNN({k: data[k].astype(np.float32) for k in data.files})
 

@@ -14,12 +14,12 @@ from collections import defaultdict
 import cv2
 import numpy as np
 
-from vision.dominoes import face, pairs, segment
-from vision.dominoes.layout import tile_key
+from table.reads import Domino, FaceDown, TableRead, Unreadable
 from vision.calibration import checked_frame, in_play
 from vision.colour import grey_refusal
+from vision.dominoes import face, pairs, segment
+from vision.dominoes.layout import tile_key
 from vision.resized_read import look_factor
-from table.reads import Domino, FaceDown, TableRead, Unreadable
 
 SMALL_TILE = 36.0  # tiles whose short side is less (median, in pixels) there are read again
 READABLE_TILE = 48.0  # at a size that makes them this wide
