@@ -209,19 +209,25 @@ def shared_row(canvas: Canvas, hands: tuple[Hand, ...], rect: pygame.Rect, label
             draw_hand(canvas, hand, cell)
 
 
+ADVISOR_CHOICES = 3  # the most choices the advisor strip names
+
+
 def advisor_strip(canvas: Canvas, advisor: Advisor, rect: pygame.Rect) -> None:
     """Expected net chips per chip staked for each legal action, in one strip under
     the seats; the best action is boxed AND marked 'best', not just coloured."""
     inner = panel(canvas, rect)
     best = max((line.ev for line in advisor.lines), default=None)
-    words = [f"Advisor, {advisor.seat}:"] + [f"{line.action} {line.ev:+.2f}" + (" best" if line.ev == best else "") for line in advisor.lines]
+    # A Dicey 21 raise offers a choice per chip amount: only the best few fit a strip
+    # at 800x480, so the rest are left out (in the order the engine lists them).
+    kept = sorted(sorted(advisor.lines, key=lambda line: -line.ev)[:ADVISOR_CHOICES], key=advisor.lines.index)
+    words = [f"Advisor, {advisor.seat}:"] + [f"{line.action} {line.ev:+.2f}" + (" best" if line.ev == best else "") for line in kept]
     widths = [natural_width(word, canvas.px(theme.SMALL)) + canvas.px(0.04) for word in words]
     scale = inner.w / sum(widths)
     x = inner.left
     for index, (word, width) in enumerate(zip(words, widths)):
         cell = pygame.Rect(x, inner.top, round(width * scale), inner.h)
         x = cell.right
-        is_best = index > 0 and advisor.lines[index - 1].ev == best
+        is_best = index > 0 and kept[index - 1].ev == best
         if is_best:
             pygame.draw.rect(canvas.surface, theme.GOLD, cell.inflate(-2, 0), width=max(2, canvas.px(0.005)), border_radius=cell.h // 4)
         colour = theme.GOLD if index == 0 or is_best else theme.WHITE

@@ -177,3 +177,24 @@ def test_the_screenshot_script_refuses_a_folder_it_cannot_make_in_words(tmp_path
     with pytest.raises(SystemExit) as stop:
         screenshots_main([str(tmp_path / "taken" / "shots")])
     assert stop.value.code == 2 and f"{tmp_path}/taken/shots: cannot keep screenshots here" in capsys.readouterr().err
+
+
+def test_the_advisor_strip_names_only_the_best_few_choices_so_each_fits():
+    """A Dicey 21 raise offered six choices, drawn as "Advis... / no raise... / raise 5 +..."."""
+    from dataclasses import replace
+
+    import pygame
+
+    from display import render_screen
+    from display.examples import all_views
+    from display.screens import ADVISOR_CHOICES
+    from table.view import Advisor, AdvisorLine
+
+    view = all_views()["dicey21/play"]
+    lines = tuple(AdvisorLine(f"raise {5 * n}" if n else "no raise", 0.1 * n - 0.2) for n in range(7))
+    crowded = replace(view, advisor=Advisor(view.advisor.seat, lines, visible=True))
+    best_three = replace(view, advisor=Advisor(view.advisor.seat, lines[-ADVISOR_CHOICES:], visible=True))
+
+    first = pygame.surfarray.array3d(render_screen(crowded, (800, 480), None, t=2.0))
+    second = pygame.surfarray.array3d(render_screen(best_three, (800, 480), None, t=2.0))
+    assert (first == second).all()
