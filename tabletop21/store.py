@@ -143,7 +143,8 @@ class BankrollStore:
         else:
             lost = "no round is lost"
         self.notices.append(
-            f"{self.path} {what}: restored from {copy.name}, its copy after round {after}{bankfile.when(checked.last_closed)}: "
+            f"{self.path} {what}: restored from {copy.name}, its copy "
+            f"{f'after round {after}' if after else 'made before any round'}{bankfile.when(checked.last_closed)}: "
             f"bankrolls {bankfile.bankrolls_words(checked.bankrolls)}; {lost}."
             + (f" The damaged file is kept as {aside.name}." if aside else ""))
 
