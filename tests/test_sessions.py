@@ -238,3 +238,15 @@ def test_a_speed_playback_cannot_keep_is_refused_in_words(speed, capsys):
 def test_step_without_a_window_is_refused_rather_than_ignored(capsys, no_window):
     assert main(["replay", str(SESSIONS / "dice-blackjack"), "--step", *no_window]) == 2
     assert "--step waits for a key at every step, which needs a window" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("events", [b"", b"\n\n", b'{"@type":"event","t":0.1'])
+def test_replay_check_of_a_session_with_no_event_is_an_error(tmp_path, capsys, events):
+    """An empty events.jsonl passed `replay --check` with exit 0, nothing checked."""
+    import shutil
+
+    copy = tmp_path / "empty"
+    shutil.copytree(SESSIONS / "dice-blackjack", copy)
+    (copy / "events.jsonl").write_bytes(events)
+    assert main(["replay", str(copy), "--check", "--headless"]) == 2
+    assert "events.jsonl holds no event" in capsys.readouterr().err
