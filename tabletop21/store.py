@@ -62,7 +62,8 @@ class BankrollStore:
         table was played here (its session recordings), turns a missing or empty file
         with no copy beside it from a new table into a refusal: the bankrolls are
         somewhere, and fresh ones would hide that. `new_table` starts fresh bankrolls
-        anyway, a damaged file kept aside. What the open did that a person must hear (a
+        where the file is missing, empty or damaged and no good copy is beside it (a
+        good copy is restored all the same), a damaged file kept aside. What the open did that a person must hear (a
         restore, an old file sealed) is in `notices`."""
         self.path = Path(path)
         self.notices: list[str] = []
@@ -88,7 +89,7 @@ class BankrollStore:
             gone = "missing" if made else gone
             if Path(f"{self.path}-wal").exists():  # would be replayed onto whatever is put here
                 bankfile.put_aside(self.path, ("-wal", "-shm"))
-            found = None if new_table else bankfile.good_copy(self.path)
+            found = bankfile.good_copy(self.path)
             if found:
                 self._restore(found, f"was {gone}", None, None)
             elif existed and not new_table:
@@ -102,13 +103,13 @@ class BankrollStore:
             return self._ready(db, checked)
         seen = _rounds_seen(db)
         db.close()
-        if new_table:
+        found = bankfile.good_copy(self.path)
+        if found is None and new_table:
             aside = bankfile.put_aside(self.path)
             self._relock()
             self.notices.append(f"{self.path} was damaged ({checked.problem}): kept as {aside.name}; a new table "
                                 "starts with fresh bankrolls")
             return self._ready(self._connect())
-        found = bankfile.good_copy(self.path)
         if found is None:
             raise StoreError(f"{self.path} is not a readable bankroll file ({checked.problem}), and no good copy of "
                              "it is beside it. Keep the file: restore it from a backup of your own, or start a new "

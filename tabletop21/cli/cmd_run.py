@@ -30,8 +30,8 @@ def register(subparsers) -> None:
                         help="carry on with a round left open, or stop and say why it cannot be")
     choice.add_argument("--void", action="store_true", help="void a round left open; its bets go back")
     parser.add_argument("--new-table", action="store_true",
-                        help="open fresh bankrolls where the bankroll file is missing, empty or damaged beyond "
-                             "its copies (a damaged file is kept aside, never deleted)")
+                        help="open fresh bankrolls where the bankroll file is missing, empty or damaged and no "
+                             "good copy is beside it (a damaged file is kept aside, never deleted)")
     parser.set_defaults(run=run)
 
 
