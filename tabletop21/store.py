@@ -47,13 +47,28 @@ CREATE UNIQUE INDEX IF NOT EXISTS one_open_round ON rounds(status) WHERE status 
 class OpenRound:
     round_id: int
     game: str
-    saved: str  # the state as stored, decoded only on demand (see `state`)
+    saved: str | bytes  # the state as stored, decoded only on demand (see `state`); bytes when not UTF-8
 
     @property
     def state(self) -> Any:
         """The saved state; raises CorruptRecord when this build cannot decode it, which
         must never stop the round from being voided by its id."""
-        return serial.loads(self.saved)
+        return _loads(self.saved)
+
+
+def _text(saved: bytes) -> str | bytes:
+    """A saved state read as bytes (SQLite's text, undecoded: a byte that is not UTF-8
+    stopped every start with sqlite3's OperationalError), as text where it is text."""
+    try:
+        return saved.decode("utf-8")
+    except (UnicodeDecodeError, AttributeError):
+        return saved
+
+
+def _loads(saved: str | bytes) -> Any:
+    if not isinstance(saved, str):
+        raise serial.CorruptRecord("its saved state is not UTF-8 text (a damaged byte)")
+    return serial.loads(saved)
 
 
 class BankrollStore:
@@ -63,8 +78,8 @@ class BankrollStore:
         with no copy beside it from a new table into a refusal: the bankrolls are
         somewhere, and fresh ones would hide that. `new_table` starts fresh bankrolls
         where the file is missing, empty or damaged and no good copy is beside it (a
-        good copy is restored all the same), a damaged file kept aside. What the open did that a person must hear (a
-        restore, an old file sealed) is in `notices`."""
+        good copy is restored all the same), a damaged file kept aside. What the open
+        did that a person must hear (a restore, an old file sealed) is in `notices`."""
         self.path = Path(path)
         self.notices: list[str] = []
         self._key = None
@@ -273,12 +288,13 @@ class BankrollStore:
         """The final state of the latest settled round (None before the first), from
         which the next round carries on: who banks, the round number, the shoe. Raises
         CorruptRecord when this build cannot decode it."""
-        row = self._db.execute("SELECT state FROM rounds WHERE status = 'settled' ORDER BY id DESC LIMIT 1").fetchone()
-        return None if row is None else serial.loads(row[0])
+        row = self._db.execute("SELECT CAST(state AS BLOB) FROM rounds WHERE status = 'settled' "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else _loads(_text(row[0]))
 
     def unfinished(self) -> OpenRound | None:
-        row = self._db.execute("SELECT id, game, state FROM rounds WHERE status = 'open'").fetchone()
-        return None if row is None else OpenRound(*row)
+        row = self._db.execute("SELECT id, game, CAST(state AS BLOB) FROM rounds WHERE status = 'open'").fetchone()
+        return None if row is None else OpenRound(row[0], row[1], _text(row[2]))
 
     def _require_open(self, round_id: int) -> None:
         row = self._db.execute("SELECT status FROM rounds WHERE id = ?", (round_id,)).fetchone()

@@ -111,7 +111,7 @@ def test_the_issues_utf8_byte_stops_no_start_plain_resume_or_void(tmp_path, caps
     for choice in ([], ["--resume"], ["--void"]):
         assert main(["run", "--config", config, "--frames", "1", *choice]) == 2
         err = capsys.readouterr().err
-        assert "state is not text (a damaged byte)" in err and len(err.strip().splitlines()) == 1
+        assert "do not match their seal" in err and len(err.strip().splitlines()) == 1
     assert main(["doctor", "--config", config]) == 1
     assert "[PROBLEM] bankrolls:" in capsys.readouterr().out
 
@@ -256,4 +256,27 @@ def test_a_copy_that_cannot_be_made_is_a_warning_not_a_stop(tmp_path, monkeypatc
     assert store.finish_round(round_id, {"Ann": 5, "Ben": -5}, {}).as_dict()["Ann"] == 125
     assert "warning: no copy of" in capsys.readouterr().err
     assert not list(tmp_path.glob("*.tmp"))
+    store.close()
+
+
+def test_an_old_file_with_a_byte_that_is_not_utf8_in_its_open_round_voids_it_keeping_the_bankrolls(tmp_path):
+    """An old file has no copy to restore from: the round is voided by its id, as any
+    round this build cannot decode, and the bankrolls are kept. Every start (plain,
+    --resume, --void) stopped with `Could not decode to UTF-8 column 'state'`."""
+    from table.driver import Driver
+    from tabletop21.appliance import reopen_round
+
+    path = tmp_path / "bank.sqlite"
+    shutil.copy(OLD / "bank-open-round.sqlite", path)
+    edit(path, "UPDATE rounds SET state = CAST(X'7B22FF22' AS TEXT)")
+    store = BankrollStore(path)
+    assert "written by an earlier tabletop21" in store.notices[0]
+    table = Driver("dice-blackjack", ("Ann", "Ben"), bet=5)
+    with pytest.raises(StoreError, match="its saved state is not UTF-8 text \\(a damaged byte\\)"):
+        reopen_round(store, table, "resume")
+    assert "The round left open by a stop was voided" in reopen_round(store, table, "auto").notice
+    store.close()
+    store = BankrollStore(path)
+    assert store.notices == [] and store.unfinished() is None
+    assert store.ledger().as_dict() == {"Ann": 100, "Ben": 100, "house": 0}
     store.close()
