@@ -66,3 +66,17 @@ def test_images_within_the_budget_load_and_headers_give_their_size(tmp_path):
     unknown.write_bytes(b"no header anyone knows" * 10)
     with pytest.raises(NotAnImage, match="no JPEG, PNG"):
         load_bgr(unknown)
+
+
+def test_read_goes_on_past_an_image_over_the_budget(tmp_path, capsys):
+    import cv2
+
+    from tabletop21.cli import main
+
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(_png_header(50000, 30000) + b"\0" * 64)
+    fine = tmp_path / "fine.png"
+    cv2.imwrite(str(fine), np.zeros((120, 160, 3), np.uint8))
+    assert main(["read", str(huge), str(fine)]) == 1
+    out = capsys.readouterr().out
+    assert "50000x30000 pixels, over the budget" in out and "fine.png" in out
