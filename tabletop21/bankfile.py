@@ -254,6 +254,8 @@ def is_missing(path: Path) -> str:
         size = path.stat().st_size
     except FileNotFoundError:
         return "missing"
+    except OSError:  # no permission to look: opening it says so in words
+        return ""
     return "empty" if size == 0 else ""
 
 
@@ -433,9 +435,14 @@ def put_aside(path: Path, parts: tuple[str, ...] = ("", "-wal", "-shm")) -> Path
 
 def restore(path: Path, copy: Path) -> None:
     tmp = copy_path(path, ".restoring")
-    shutil.copyfile(copy, tmp)
-    _fsync(tmp)
-    os.replace(tmp, path)
+    try:
+        shutil.copyfile(copy, tmp)
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except BaseException:  # no half-written file is left
+        with suppress_missing():
+            tmp.unlink()
+        raise
     _fsync_folder(path.parent)
 
 

@@ -129,7 +129,12 @@ class BankrollStore:
             raise StoreError(f"{self.path} is not a readable bankroll file ({checked.problem}), and no good copy of "
                              "it is beside it. Keep the file: restore it from a backup of your own, or start a new "
                              "table with fresh bankrolls by `tabletop21 run --new-table`, which keeps this file aside")
-        self._restore(found, f"was damaged ({checked.problem})", seen, bankfile.put_aside(self.path))
+        try:
+            aside = bankfile.put_aside(self.path)
+        except OSError as err:
+            raise StoreError(f"{self.path} is damaged ({checked.problem}) and could not be moved aside to restore "
+                             f"its copy ({err.strerror or err}); check that its folder is writable") from None
+        self._restore(found, f"was damaged ({checked.problem})", seen, aside)
         return self._ready(self._connect())
 
     def _connect(self) -> sqlite3.Connection:
@@ -147,7 +152,12 @@ class BankrollStore:
 
     def _restore(self, found, what: str, seen: int | None, aside: Path | None) -> None:
         copy, checked = found
-        bankfile.restore(self.path, copy)
+        try:
+            bankfile.restore(self.path, copy)
+        except OSError as err:  # a full disk: the copy stays as it was, and so does what was set aside
+            raise StoreError(f"{self.path} {what}, and restoring it from {copy.name} failed ({err.strerror or err}): "
+                             f"{copy.name} is kept as it was{f', and the damaged file as {aside.name}' if aside else ''}"
+                             "; free some space and start again") from None
         self._relock()
         after = checked.rounds
         if seen is None:

@@ -280,3 +280,23 @@ def test_an_old_file_with_a_byte_that_is_not_utf8_in_its_open_round_voids_it_kee
     assert store.notices == [] and store.unfinished() is None
     assert store.ledger().as_dict() == {"Ann": 100, "Ben": 100, "house": 0}
     store.close()
+
+
+def test_a_restore_the_full_disk_refuses_is_said_and_leaves_the_copy(tmp_path, monkeypatch):
+    path = tmp_path / "bank.sqlite"
+    played(path)
+    DAMAGE["chips +1000 typed in"](path)
+    copy = (tmp_path / "bank.sqlite.copy").read_bytes()
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(bankfile.shutil, "copyfile", full)
+    with pytest.raises(StoreError, match=r"restoring it from bank.sqlite.copy failed \(No space left on device\): "
+                                         r"bank.sqlite.copy is kept as it was, and the damaged file as "):
+        BankrollStore(path)
+    monkeypatch.undo()
+    assert (tmp_path / "bank.sqlite.copy").read_bytes() == copy
+    store = BankrollStore(path)  # space again: restored now
+    assert store.ledger().as_dict()["Ann"] == 120 and "was missing: restored" in store.notices[0]
+    store.close()
