@@ -41,8 +41,7 @@ def load_bgr(path: str | Path) -> np.ndarray:
         raise NotAnImage(f"{path}: not an image OpenCV can decode (the file is empty)")
     size = header_size(raw[:1 << 20].tobytes() if raw[:2].tobytes() != b"\xff\xd8" else raw.tobytes())
     if size is None:
-        raise NotAnImage(f"{path}: not an image OpenCV can decode (no JPEG, PNG, BMP, GIF, WebP, TIFF or PNM "
-                         "header giving its size)")
+        raise NotAnImage(f"{path}: not an image OpenCV can decode")  # no JPEG, PNG, ... header giving its size
     width, height = size
     if width <= 0 or height <= 0 or width * height > MAX_PIXELS:
         raise NotAnImage(f"{path}: its header says {width}x{height} pixels, over the budget of {MAX_PIXELS:,} "
