@@ -113,7 +113,9 @@ class Checked:
     problem: str  # '' when the file passed every check
     old: bool = False  # written before the seal: checked as far as it can be, sealed at open
     bankrolls: dict | None = None
-    rounds: int = 0  # the highest round id
+    rounds: int = 0  # how many rounds it holds
+    closed: int = 0  # the id of the latest settled or voided round (0: none)
+    open: int | None = None  # the id of the round left open, if one is
     last_closed: float | None = None  # when the latest closed round started
 
 
@@ -180,11 +182,12 @@ def _check(db: sqlite3.Connection) -> Checked:
             return Checked(f"round {row[1]}'s settlement is damaged")
         for account, chips in settlement.items():
             moved[account] = moved.get(account, 0) + chips
-    last_id = rounds[-1][1] if rounds else 0
+    facts = dict(rounds=len(rounds), closed=max((row[1] for row in rounds if row[5] != b"open"), default=0),
+                 open=next((row[1] for row in rounds if row[5] == b"open"), None))
     closed = [row for row in rounds if row[5] != b"open"]
     last_closed = closed[-1][7] if closed else None
     if old:
-        return Checked("", old=True, bankrolls=bankrolls, rounds=last_id, last_closed=last_closed)
+        return Checked("", old=True, bankrolls=bankrolls, last_closed=last_closed, **facts)
     opening: dict[str, tuple] = {}
     for kind, account, chips_kind, chips, credit_kind, is_credit in typed_rows(
             db, "opening", ("account", "chips", "credit")):
@@ -213,7 +216,7 @@ def _check(db: sqlite3.Connection) -> Checked:
     count, chain = closed_chain(db)
     if tuple(seal[0]) != (count, chain, head(db, count, chain)):
         return Checked("its contents do not match their seal (a changed byte, or an edit by hand)")
-    return Checked("", bankrolls=bankrolls, rounds=last_id, last_closed=last_closed)
+    return Checked("", bankrolls=bankrolls, last_closed=last_closed, **facts)
 
 
 def _utf8(value) -> bool:
@@ -459,6 +462,12 @@ def _fsync_folder(folder: Path) -> None:
         _fsync(folder)
     except OSError:
         pass
+
+
+def copy_words(copy: Path, checked: Checked) -> str:
+    """'bank.sqlite.copy, its copy after round 4 (a round started ...)'."""
+    after = f"after round {checked.closed}" if checked.closed else "made before any round"
+    return f"{copy.name}, its copy {after}{when(checked.last_closed)}"
 
 
 def when(started: float | None) -> str:

@@ -123,7 +123,7 @@ def check_bankroll_file(path: Path, existed: str = "") -> Finding:
     checked = None if gone else bankfile.check_file(path)
     found = bankfile.good_copy(path) if gone or checked.problem else None
     restores = "" if found is None else (
-        f"`tabletop21 run` restores it from {found[0].name}, its copy after round {found[1].rounds} (bankrolls "
+        f"`tabletop21 run` restores it from {bankfile.copy_words(*found)} (bankrolls "
         f"{bankfile.bankrolls_words(found[1].bankrolls)})")
     if gone and found:
         return problem(f"{path} is {gone}; {restores}", "start the table, or put the file back from a backup of "

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+import threading
 import time
 from contextlib import suppress
 from dataclasses import dataclass
@@ -83,6 +84,10 @@ class BankrollStore:
         self.path = Path(path)
         self.notices: list[str] = []
         self._key = None
+        self._copying = threading.Lock()
+        self._copier: threading.Thread | None = None
+        self._copy_wanted = False
+        self._void_restored: int | None = None
         if self.path.parent.is_dir() and not self.path.is_dir():
             why = bankfile.read_only(self.path)
             if why:
@@ -150,7 +155,10 @@ class BankrollStore:
         bankfile.unlock(self._key)
         self._key = key
 
-    def _restore(self, found, what: str, seen: int | None, aside: Path | None) -> None:
+    def _restore(self, found, what: str, seen: tuple[int, bool] | None, aside: Path | None) -> None:
+        """The copy put in place of the file, and what that restored and lost in
+        `notices`. `seen` is what the damaged file still showed: its latest closed
+        round and whether a round was open in it (None when it showed nothing)."""
         copy, checked = found
         try:
             bankfile.restore(self.path, copy)
@@ -159,20 +167,22 @@ class BankrollStore:
                              f"{copy.name} is kept as it was{f', and the damaged file as {aside.name}' if aside else ''}"
                              "; free some space and start again") from None
         self._relock()
-        after = checked.rounds
         if seen is None:
-            lost = f"anything played after round {after} is lost" if after else "anything played since is lost"
-        elif seen > after:
-            lost = (f"round{'s' if seen > after + 1 else ''} {after + 1}{f' to {seen}' if seen > after + 1 else ''} "
-                    f"of the damaged file {'are' if seen > after + 1 else 'is'} lost (a round that was still open "
-                    "had taken no bets)")
+            lost = (f"anything played after round {checked.closed} is lost" if checked.closed
+                    else "anything played since is lost")
+        elif seen[0] > checked.closed:
+            first, last = checked.closed + 1, seen[0]
+            lost = (f"round{'s' if last > first else ''} {first}{f' to {last}' if last > first else ''}, settled "
+                    "or voided in the damaged file, " + ("are" if last > first else "is") + " lost")
         else:
-            lost = "no round is lost"
+            lost = "no settled round is lost"
+        in_play = checked.open is not None or (seen is not None and seen[1])
         self.notices.append(
-            f"{self.path} {what}: restored from {copy.name}, its copy "
-            f"{f'after round {after}' if after else 'made before any round'}{bankfile.when(checked.last_closed)}: "
-            f"bankrolls {bankfile.bankrolls_words(checked.bankrolls)}; {lost}."
+            f"{self.path} {what}: restored from {bankfile.copy_words(copy, checked)}: bankrolls "
+            f"{bankfile.bankrolls_words(checked.bankrolls)}; {lost}"
+            + ("; the round that was in play is void: its bets never left the bankrolls" if in_play else "") + "."
             + (f" The damaged file is kept as {aside.name}." if aside else ""))
+        self._void_restored = checked.open
 
     def _ready(self, db: sqlite3.Connection, checked: bankfile.Checked | None = None) -> sqlite3.Connection:
         """The checked (or new) file in WAL mode, its tables there, an old file sealed,
@@ -200,6 +210,11 @@ class BankrollStore:
         except StoreError:
             db.close()
             raise
+        if self._void_restored is not None:  # its saved state may be older than the table it was played at
+            with self._transaction():
+                db.execute("UPDATE rounds SET status = 'void' WHERE id = ? AND status = 'open'", (self._void_restored,))
+                bankfile.reseal(db, closing=self._void_restored)
+            self._void_restored = None
         if not bankfile.copy_path(self.path, bankfile.COPIES[0]).exists():
             self._keep_copy()
         return db
@@ -216,11 +231,50 @@ class BankrollStore:
                               in self._db.execute("SELECT account, chips, credit FROM accounts").fetchall()])
 
     def _keep_copy(self) -> None:
+        """The copy beside the file, made now (at open)."""
         trouble = bankfile.keep_copy(self._db, self.path)
         if trouble:  # the file itself is whole: the table goes on, and says so where it was started
             print(f"tabletop21: warning: {trouble}", file=sys.stderr)
 
+    def _copy_soon(self) -> None:
+        """The copy made anew after a settled or voided round, in the background from a
+        connection of its own (a committed snapshot, which WAL lets it read while the
+        table writes): a long-played file takes a while to copy, and the camera loop
+        must not wait for it. Requests while one is made are made once, after it."""
+        with self._copying:
+            self._copy_wanted = True
+            if self._copier is not None:
+                return
+            self._copier = threading.Thread(target=self._copy_while_wanted, name="bankroll-copy", daemon=True)
+            self._copier.start()
+
+    def _copy_while_wanted(self) -> None:
+        while True:
+            with self._copying:
+                if not self._copy_wanted:
+                    self._copier = None
+                    return
+                self._copy_wanted = False
+            try:
+                db = sqlite3.connect(self.path)
+                try:
+                    trouble = bankfile.keep_copy(db, self.path)
+                finally:
+                    db.close()
+            except sqlite3.Error as err:
+                trouble = f"no copy of {self.path} could be kept beside it ({err})"
+            if trouble:
+                print(f"tabletop21: warning: {trouble}", file=sys.stderr)
+
+    def wait_for_copy(self) -> None:
+        """Until the copy being made in the background is there (close waits too)."""
+        with self._copying:
+            copier = self._copier
+        if copier is not None:
+            copier.join()
+
     def close(self) -> None:
+        self.wait_for_copy()
         self._db.close()
         bankfile.unlock(self._key)
         self._key = None
@@ -244,7 +298,7 @@ class BankrollStore:
             self._db.executemany("INSERT INTO opening VALUES (?, ?, ?)", added)
             bankfile.reseal(self._db)
         if added:
-            self._keep_copy()
+            self._copy_soon()
         return self.ledger()
 
     def ledger(self) -> Ledger:
@@ -284,7 +338,7 @@ class BankrollStore:
             self._db.execute("UPDATE rounds SET status = 'settled', state = ?, settlement = ? WHERE id = ?",
                              (serial.dumps(final_state), serial.dumps(dict(settlement)), round_id))
             bankfile.reseal(self._db, closing=round_id)
-        self._keep_copy()
+        self._copy_soon()
         return after
 
     def void_round(self, round_id: int) -> None:
@@ -292,7 +346,7 @@ class BankrollStore:
             self._require_open(round_id)
             self._db.execute("UPDATE rounds SET status = 'void' WHERE id = ?", (round_id,))
             bankfile.reseal(self._db, closing=round_id)
-        self._keep_copy()
+        self._copy_soon()
 
     def last_settled(self) -> Any:
         """The final state of the latest settled round (None before the first), from
@@ -312,13 +366,15 @@ class BankrollStore:
             raise StoreError(f"round {round_id} is not open (it is {row[0] if row else 'unknown'})")
 
 
-def _rounds_seen(db: sqlite3.Connection) -> int | None:
-    """The highest round id a damaged file still shows, if it shows one."""
+def _rounds_seen(db: sqlite3.Connection) -> tuple[int, bool] | None:
+    """The latest closed round a damaged file still shows, and whether it shows a
+    round open; None when it shows nothing."""
     try:
-        row = db.execute("SELECT max(id) FROM rounds").fetchone()
+        closed = db.execute("SELECT max(id) FROM rounds WHERE status != 'open'").fetchone()[0]
+        is_open = db.execute("SELECT count(*) FROM rounds WHERE status = 'open'").fetchone()[0] > 0
     except sqlite3.Error:
         return None
-    return row[0] if row and isinstance(row[0], int) else None
+    return (closed if isinstance(closed, int) else 0), bool(is_open)
 
 
 class _Transaction:
