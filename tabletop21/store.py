@@ -18,6 +18,7 @@ file: a second start on it is refused while the first holds it.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 import threading
@@ -42,6 +43,13 @@ CREATE TABLE IF NOT EXISTS rounds (
     started REAL NOT NULL, state TEXT NOT NULL, settlement TEXT);
 CREATE UNIQUE INDEX IF NOT EXISTS one_open_round ON rounds(status) WHERE status = 'open';
 """
+
+
+# Held while a copy is made in the background; a fork waits for it. A process forked
+# while a copying thread held SQLite's own locks found them held for good, and hung.
+_FORK_GATE = threading.Lock()
+os.register_at_fork(before=_FORK_GATE.acquire, after_in_parent=_FORK_GATE.release,
+                    after_in_child=_FORK_GATE.release)
 
 
 @dataclass(frozen=True)
@@ -256,11 +264,12 @@ class BankrollStore:
                     return
                 self._copy_wanted = False
             try:
-                db = sqlite3.connect(self.path)
-                try:
-                    trouble = bankfile.keep_copy(db, self.path)
-                finally:
-                    db.close()
+                with _FORK_GATE:
+                    db = sqlite3.connect(self.path)
+                    try:
+                        trouble = bankfile.keep_copy(db, self.path)
+                    finally:
+                        db.close()
             except sqlite3.Error as err:
                 trouble = f"no copy of {self.path} could be kept beside it ({err})"
             if trouble:
