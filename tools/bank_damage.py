@@ -147,6 +147,10 @@ class Counts:
     def failed(self) -> int:
         return self.tracebacks + self.passed_as_ok + self.chips_changed_silently
 
+    def traceback(self, label: str, what: str, err: Exception) -> None:
+        self.tracebacks += 1
+        self.failures.append(f"{label}: {what} raised {type(err).__name__}: {err}")
+
 
 def one_case(made: Path, work: Path, rng: random.Random, counts: Counts) -> None:
     shutil.rmtree(work, ignore_errors=True)
@@ -168,8 +172,7 @@ def one_case(made: Path, work: Path, rng: random.Random, counts: Counts) -> None
     try:
         finding = check_bankroll_file(path, EXISTED)
     except Exception as err:  # noqa: BLE001 - what is counted
-        counts.tracebacks += 1
-        counts.failures.append(f"{label}: doctor raised {type(err).__name__}: {err}")
+        counts.traceback(label, "doctor", err)
         finding = None
     if finding is not None and finding.ok and damaged != made_content:
         counts.passed_as_ok += 1
@@ -178,11 +181,10 @@ def one_case(made: Path, work: Path, rng: random.Random, counts: Counts) -> None
     try:
         store = BankrollStore(path, existed=EXISTED)
     except TableError:
-        counts.outcomes[f"refused ({'no' if copies != 'intact' else 'with'} copy)"] += 1
+        counts.outcomes[f"refused in words (copy {copies})"] += 1
         return
     except Exception as err:  # noqa: BLE001
-        counts.tracebacks += 1
-        counts.failures.append(f"{label}: open raised {type(err).__name__}: {err}")
+        counts.traceback(label, "open", err)
         return
     try:
         bankrolls = store.ledger().as_dict()
@@ -193,8 +195,7 @@ def one_case(made: Path, work: Path, rng: random.Random, counts: Counts) -> None
         except TableError:
             pass
     except Exception as err:  # noqa: BLE001
-        counts.tracebacks += 1
-        counts.failures.append(f"{label}: {choice} raised {type(err).__name__}: {err}")
+        counts.traceback(label, choice, err)
         return
     finally:
         store.close()
