@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import re
 import types
 import typing
 from fractions import Fraction
@@ -126,7 +127,7 @@ def _decode(data: Any, hint: Any) -> Any:
     if isinstance(data, dict) and TYPE_KEY in data:
         tag = data[TYPE_KEY]
         if tag == "fraction":
-            return Fraction(data["value"])
+            return _fraction(data["value"])
         if tag == "pairs":
             key_hint, value_hint = _mapping_hints(hint)
             return {_decode(k, key_hint): _decode(v, value_hint) for k, v in data["items"]}
@@ -176,6 +177,17 @@ def _decode(data: Any, hint: Any) -> Any:
     if hint is float and isinstance(data, int) and not isinstance(data, bool):
         return float(data)
     return data
+
+
+# What str(Fraction) writes, "-3" or "7/52", each part at most 100 digits: Fraction()
+# also takes "1e2000000000", and working out that number hung a replay for minutes.
+_FRACTION = re.compile(r"-?[0-9]{1,100}(/[0-9]{1,100})?")
+
+
+def _fraction(text: Any) -> Fraction:
+    if not isinstance(text, str) or not _FRACTION.fullmatch(text):
+        raise CorruptRecord(f"a fraction is written as N or N/D (at most 100 digits each), not {_short(text)}")
+    return Fraction(text)
 
 
 def _mapping_hints(hint: Any) -> tuple[Any, Any]:

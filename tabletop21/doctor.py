@@ -4,13 +4,12 @@ so a person at the table can get going without reading a stack trace."""
 from __future__ import annotations
 
 import os
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from tabletop21.settings import LIVE_CAMERAS, ApplianceConfig
-from tabletop21.store import BankrollStore, StoreError
+from tabletop21 import bankfile
 
 
 @dataclass(frozen=True)
@@ -98,16 +97,59 @@ def check_calibration(config: ApplianceConfig, frame_size: tuple[int, int] | Non
 
 
 def check_store(config: ApplianceConfig) -> Finding:
-    """Opens the file as `run` will, bankrolls read and checked, not just connected to."""
-    path = Path(config.table.store).expanduser()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        BankrollStore(path).close()
-        if not os.access(path, os.W_OK):
-            raise PermissionError(f"{path} is read-only")
-    except StoreError as err:
-        return Finding("bankrolls", False, str(err), "restore a copy of the file, or point [table] store elsewhere")
-    except (OSError, sqlite3.Error) as err:
-        return Finding("bankrolls", False, f"the bankroll file cannot be written: {err}",
-                       "point [table] store at a writable place")
-    return Finding("bankrolls", True, f"bankrolls are kept in {path}")
+    """The bankroll file checked as `run` checks it at every open (SQLite's integrity
+    check, the books balanced, the seal), without writing to it or beside it: what
+    `run` would restore, refuse or start afresh is said here first."""
+    from tabletop21.recording import earlier_sessions
+
+    return check_bankroll_file(Path(config.table.store).expanduser(),
+                               earlier_sessions(Path(config.table.sessions).expanduser()))
+
+
+def check_bankroll_file(path: Path, existed: str = "") -> Finding:
+    def problem(says: str, fix: str) -> Finding:
+        return Finding("bankrolls", False, says, fix)
+
+    nearest = next((p for p in (path.parent, *path.parent.parents) if os.path.lexists(p)), None)
+    if nearest is not None and not nearest.is_dir():
+        return problem(f"{path.parent}: cannot keep the bankroll file here ({nearest} is not a folder)",
+                       "point [table] store at a file in a folder")
+    if path.is_dir():
+        return problem(f"{path} is a folder, not a bankroll file", "point [table] store at a file in a folder")
+    start_over = ("restore it from a backup of your own, or start a new table with fresh bankrolls by "
+                  "`tabletop21 run --new-table`, which keeps this file aside")
+    read_only = bankfile.read_only(path) if path.parent.is_dir() else ""
+    gone = bankfile.is_missing(path)
+    checked = None if gone else bankfile.check_file(path)
+    found = bankfile.good_copy(path) if gone or checked.problem else None
+    restores = "" if found is None else (
+        f"`tabletop21 run` restores it from {bankfile.copy_words(*found)} (bankrolls "
+        f"{bankfile.bankrolls_words(found[1].bankrolls)})")
+    if gone and found:
+        return problem(f"{path} is {gone}; {restores}", "start the table, or put the file back from a backup of "
+                                                        "your own first if it has later rounds")
+    if gone and existed:
+        return problem(f"{path} is {gone}, but {existed} show a table played here",
+                       "put the bankroll file back from a backup of your own, or start a new table with fresh "
+                       "bankrolls by `tabletop21 run --new-table`")
+    if gone and read_only:
+        return problem(bankfile.read_only_words(path, read_only), "")
+    if gone:
+        return Finding("bankrolls", True, f"no bankroll file yet at {path}: the first run opens a new table")
+    if checked.problem and found:
+        return problem(f"{path} is damaged ({checked.problem}); {restores} and keeps the damaged file aside",
+                       "start the table; rounds after that copy are lost")
+    if checked.problem:
+        return problem(f"{path} is not a readable bankroll file ({checked.problem}), and no good copy of it is "
+                       "beside it", "keep the file: " + start_over)
+    sound = (f"the bankrolls in {path} check out ({bankfile.bankrolls_words(checked.bankrolls)}; "
+             f"{checked.rounds} round{'s' if checked.rounds != 1 else ''})")
+    if read_only:
+        return problem(f"{sound}, but " + bankfile.read_only_words(path, read_only), "")
+    holder = bankfile.held_by(path)
+    says = sound + (f"; the table running now (process {holder}) has it open" if holder else "")
+    if checked.old:
+        return Finding("bankrolls", True, says + "; written by an earlier tabletop21, it is sealed at the next run")
+    if not bankfile.copy_path(path, bankfile.COPIES[0]).exists():
+        return Finding("bankrolls", True, says, "no copy is beside it yet: the next run makes one")
+    return Finding("bankrolls", True, says)

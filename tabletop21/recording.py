@@ -7,9 +7,13 @@ refuses any other damage with the line number, so a replay is never silently wro
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
+import shutil
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -21,6 +25,7 @@ import numpy as np
 from tabletop21.folders import folder_to_keep
 from hardware.frames import Frame
 from table import serial
+from table.errors import TableError
 from table.serial import CorruptRecord
 from vision.image_io import NotAnImage, load_bgr
 
@@ -69,14 +74,83 @@ def new_session_folder(root: str | Path, now: datetime) -> Path:
     raise FileExistsError(f"{root} already holds 999 sessions started at {stem}")
 
 
+def earlier_sessions(root: str | Path) -> str:
+    """Words for the session recordings under `root` ('' when there are none): what
+    shows that a table was played here, for a bankroll file gone missing."""
+    try:
+        count = sum(1 for folder in Path(root).iterdir() if (folder / "manifest.json").is_file())
+    except OSError:
+        return ""
+    return f"{count} session recording{'s' if count != 1 else ''} in {root}" if count else ""
+
+
+class RecordingError(TableError):
+    """The recording cannot be written (a full disk): said in words, nothing half-written left."""
+
+
+def _unwritten(folder: Path, err: OSError) -> RecordingError:
+    if err.errno == errno.ENOSPC:
+        return RecordingError(
+            f"the disk under {folder} is full ({err.strerror}): the recording stops here, whole up to its last "
+            "event, and the round in play stays as it was last saved in the bankroll file, to go on at the next "
+            "start. Free some space (set [table] keep_sessions_mb lower to prune old recordings at start) and "
+            "start again")
+    return RecordingError(f"{folder}: the recording cannot be written ({err.strerror or err}); the round in "
+                          "play stays as it was last saved in the bankroll file")
+
+
+SESSION_NAME = re.compile(r"\d{8}-\d{6}(-\d+)?")  # what new_session_folder names a session
+
+
+def prune_sessions(root: str | Path, keep_mb: int, keep: tuple[Path, ...] = ()) -> tuple[int, int]:
+    """The oldest recorded sessions under `root` removed until all of them take at most
+    `keep_mb` MiB ([table] keep_sessions_mb; 0 keeps every one). Only folders named as
+    new_session_folder names them and holding a recording are touched, never `keep`.
+    Returns how many were removed and how many bytes they held."""
+    if keep_mb <= 0:
+        return 0, 0
+    try:
+        folders = sorted(folder for folder in Path(root).iterdir()
+                         if folder.is_dir() and not folder.is_symlink() and SESSION_NAME.fullmatch(folder.name)
+                         and ((folder / "manifest.json").is_file() or (folder / "events.jsonl").is_file())
+                         and folder not in keep)
+    except OSError:
+        return 0, 0
+    sizes = {folder: _size(folder) for folder in folders}
+    total = sum(sizes.values()) + sum(_size(Path(folder)) for folder in keep if Path(folder).is_dir())
+    removed = freed = 0
+    for folder in folders:
+        if total <= keep_mb * 2**20:
+            break
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            removed, freed, total = removed + 1, freed + sizes[folder], total - sizes[folder]
+    return removed, freed
+
+
+def _size(folder: Path) -> int:
+    total = 0
+    for base, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(base, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
 class SessionWriter:
     def __init__(self, folder: str | Path, manifest: Manifest, *, jpeg_quality: int = 90) -> None:
         self.folder = Path(folder)
         (self.folder / "frames").mkdir(parents=True, exist_ok=True)
         if (self.folder / "events.jsonl").exists():
             raise FileExistsError(f"{self.folder} already holds a session: choose a new folder")
-        _write_atomically(self.folder / "manifest.json", json.dumps(serial.to_data(manifest), indent=1))
-        self._events = open(self.folder / "events.jsonl", "a", encoding="utf-8")
+        try:
+            _write_atomically(self.folder / "manifest.json", json.dumps(serial.to_data(manifest), indent=1))
+            self._events: int | None = os.open(self.folder / "events.jsonl",
+                                               os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as err:
+            raise _unwritten(self.folder, err) from None
         self._quality = jpeg_quality
         self._start = time.monotonic()
 
@@ -84,9 +158,17 @@ class SessionWriter:
         if kind not in KINDS:
             raise ValueError(f"no event is of kind {kind!r}: a session holds {', '.join(KINDS)}")
         event = Event(round(time.monotonic() - self._start if t is None else t, 4), kind, data)
-        self._events.write(json.dumps(serial.to_data(event), separators=(",", ":")) + "\n")
-        self._events.flush()
-        os.fsync(self._events.fileno())
+        line = (json.dumps(serial.to_data(event), separators=(",", ":")) + "\n").encode("utf-8")
+        end = os.lseek(self._events, 0, os.SEEK_END)
+        try:
+            written = 0
+            while written < len(line):
+                written += os.write(self._events, line[written:])
+            os.fsync(self._events)
+        except OSError as err:  # a full disk: the part of the line that got there goes again
+            with suppress(OSError):
+                os.ftruncate(self._events, end)
+            raise _unwritten(self.folder, err) from None
         return event
 
     def save_frame(self, frame: Frame, t: float | None = None) -> np.ndarray:
@@ -99,12 +181,17 @@ class SessionWriter:
         while (self.folder / name).exists():  # a reopened camera numbers its frames from 1 again
             copy += 1
             name = f"frames/{frame.index:06d}-{copy}.jpg"
-        _write_atomically(self.folder / name, jpeg.tobytes())
+        try:
+            _write_atomically(self.folder / name, jpeg.tobytes())
+        except OSError as err:
+            raise _unwritten(self.folder, err) from None
         self.log("frame", {"path": name, "index": frame.index}, t)
         return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
     def close(self) -> None:
-        self._events.close()
+        if self._events is not None:
+            os.close(self._events)
+            self._events = None
 
     def __enter__(self) -> "SessionWriter":
         return self
@@ -198,8 +285,13 @@ class RecordedSource:
 
 def _write_atomically(path: Path, content: str | bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(content.encode("utf-8") if isinstance(content, str) else content)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(content.encode("utf-8") if isinstance(content, str) else content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # a full disk: no .tmp is left behind
+        with suppress(OSError):
+            tmp.unlink()
+        raise

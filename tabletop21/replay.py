@@ -182,6 +182,9 @@ def replay_session(
     """Feed the session to today's code; return the first difference, CutShort when
     the recording stops short of what its last input led to, or None."""
     reader = session if isinstance(session, SessionReader) else SessionReader(session)
+    if not reader.events:  # an empty events.jsonl passed --check with nothing checked
+        raise CorruptRecord(f"{reader.folder}: events.jsonl holds no event"
+                            + (" but a line cut short" if reader.torn_tail else "") + ": nothing to replay or check")
     read = read or session_readers(reader)
     collector = _Collector()
     appliance = Appliance(table_for(reader), source=None, settle=None, read=read, recorder=collector,

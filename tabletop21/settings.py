@@ -32,6 +32,9 @@ class TableConfig:
     bets: dict[str, str] = field(default_factory=dict)  # a seat's own bet, e.g. {"Ann" = "10 3:5"}
     store: str = "~/.local/share/tabletop21/bankrolls.sqlite"
     sessions: str = "~/.local/share/tabletop21/sessions"
+    # At every start the oldest recordings are removed until the sessions folder holds at
+    # most this many MiB (10 minutes of play record about 150 MB); 0 keeps every one.
+    keep_sessions_mb: int = 2000
     calibration: str = ""
 
 
@@ -201,6 +204,9 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
         # TOML allows "\u0000" and friends; the screen cannot draw them, nor a person read them.
         if not isinstance(seat, str) or not seat.strip() or any(unicodedata.category(ch) == "Cc" for ch in seat):
             raise ConfigError(f"[table] seats: {seat!r} is not a name to show (text, no control characters)")
+    if config.table.keep_sessions_mb < 0:
+        raise ConfigError(f"[table] keep_sessions_mb = {config.table.keep_sessions_mb}: MiB of recordings to keep, "
+                          "0 (keep every one) or more")
     if config.table.chips < 1 or config.table.bet < 1:
         raise ConfigError("[table] chips and bet must be at least 1")
     try:  # the bankroll file's own check: `doctor` passed what `run` then refused

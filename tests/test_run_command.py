@@ -11,6 +11,7 @@ from tabletop21.recording import SessionReader
 from tabletop21.cli import main
 from table.driver import Driver, Press, step
 from table.games import game
+from tabletop21 import bankfile
 from tabletop21.store import BankrollStore
 from vision.calibration import Calibration
 
@@ -208,6 +209,7 @@ def test_a_saved_round_that_cannot_go_on_is_voided_not_a_locked_table(tmp_path, 
     open_round(tmp_path, state)
     store = BankrollStore(tmp_path / "bank.sqlite")
     store._db.execute(f"UPDATE rounds SET state = {damage}")
+    bankfile.reseal(store._db)  # written so by another build, sealed: not damage, which the seal would restore
     store.close()
     config = str(settings(tmp_path))
     assert main(["run", "--config", config, "--frames", "1", "--resume"]) == 2

@@ -1,3 +1,4 @@
+import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -87,3 +88,19 @@ def test_optional_and_nested_fields_load_when_they_fit():
                         '"banker": "a"}').banker == "a"
     with pytest.raises(serial.CorruptRecord, match=re.escape("banker must be str | None, not 3")):
         serial.loads('{"@type": "driver", "game": "dicey21", "seats": ["a"], "bet": 5, "banker": 3}')
+
+
+@pytest.mark.parametrize("value", ["1e2000000000", "1E9", "0.5", " 1/2", "1" * 101, "1/" + "9" * 101, 3, None])
+def test_a_fraction_not_written_as_n_or_n_over_d_is_refused_at_once(value):
+    """Fraction("1e2000000000") worked out a two-billion-digit number: a replay hung for minutes."""
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(serial.CorruptRecord, match="a fraction is written as N or N/D"):
+        serial.loads(json.dumps({"@type": "fraction", "value": value}))
+    assert time.perf_counter() - started < 1
+
+
+def test_fractions_as_written_still_load():
+    for value in (Fraction(1, 52), Fraction(-7, 3), Fraction(5), Fraction(10**90, 3)):
+        assert serial.loads(serial.dumps(value)) == value

@@ -275,3 +275,15 @@ def test_a_difference_is_said_in_the_pieces_words():
     paid = Difference(50, "settlement", {"Ann": 5, "Ben": -5}, {"Ann": -5, "Ben": 5}, "dice-blackjack", 3)
     assert str(paid) == "round 3: the settlement recorded was Ann +5, Ben -5, today it is Ann -5, Ben +5 (event 50)"
     assert "@type" not in str(paid) and "@type" not in str(read)
+
+
+@pytest.mark.parametrize("events", [b"", b"\n\n", b'{"@type":"event","t":0.1'])
+def test_replay_check_of_a_session_with_no_event_is_an_error(tmp_path, capsys, events):
+    """An empty events.jsonl passed `replay --check` with exit 0, nothing checked."""
+    import shutil
+
+    copy = tmp_path / "empty"
+    shutil.copytree(SESSIONS / "dice-blackjack", copy)
+    (copy / "events.jsonl").write_bytes(events)
+    assert main(["replay", str(copy), "--check", "--headless"]) == 2
+    assert "events.jsonl holds no event" in capsys.readouterr().err

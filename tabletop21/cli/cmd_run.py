@@ -31,6 +31,9 @@ def register(subparsers) -> None:
     choice.add_argument("--resume", action="store_true",
                         help="carry on with a round left open, or stop and say why it cannot be")
     choice.add_argument("--void", action="store_true", help="void a round left open; its bets go back")
+    parser.add_argument("--new-table", action="store_true",
+                        help="open fresh bankrolls where the bankroll file is missing, empty or damaged and no "
+                             "good copy is beside it (a damaged file is kept aside, never deleted)")
     parser.set_defaults(run=run)
 
 
@@ -79,7 +82,8 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     from tabletop21.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
     from tabletop21.folders import folder_to_keep
     from hardware.frames import ReconnectingSource
-    from tabletop21.recording import EndOfRecording, Manifest, SessionWriter, new_session_folder
+    from tabletop21.recording import (EndOfRecording, Manifest, SessionWriter, earlier_sessions, new_session_folder,
+                                      prune_sessions)
     from tabletop21.devices import open_source
     from table.driver import Driver, house_account
     from tabletop21.store import BankrollStore
@@ -96,6 +100,7 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     started = datetime.now()
     root = Path(config.table.sessions).expanduser()
     made = _missing(root)  # looked for first: new_session_folder makes them
+    existed = earlier_sessions(root)  # a bankroll file gone missing is no new table when these are there
     folder = new_session_folder(root, started)
     opened.callback(_drop_if_unrecorded, folder, made)
     source = ReconnectingSource(lambda: open_source(config), first=_open_camera(config, open_source))
@@ -108,13 +113,20 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
         opened.callback(controls.close)
     store_path = Path(config.table.store).expanduser()
     folder_to_keep(store_path.parent, "the bankroll file", "point [table] store at a file in a folder")
-    store = BankrollStore(store_path)
+    store = BankrollStore(store_path, new_table=args.new_table, existed=existed)
     opened.callback(store.close)
+    for notice in store.notices:
+        print(f"tabletop21: {notice}")
     ledger = store.open_table({seat: config.table.chips for seat in seats} | {h: 0 for h in house_account(game)},
                               house_account(game))
     reopened = reopen_round(store, driver, "resume" if args.resume else "void" if args.void else "auto")
     if reopened.notice:
         print(f"tabletop21: {reopened.notice}")
+    removed, freed = prune_sessions(root, config.table.keep_sessions_mb, keep=(folder,))
+    if removed:
+        print(f"tabletop21: removed the {removed} oldest session recording{'s' if removed > 1 else ''} "
+              f"({freed / 2**20:.0f} MiB) to keep {root} under [table] keep_sessions_mb = "
+              f"{config.table.keep_sessions_mb}")
     kinds = reader_kinds(game, typed + dealt)
     recorder = SessionWriter(folder, Manifest(game, seats, settings={
         "bet": config.table.bet, "typed_kinds": list(typed), "dealt_kinds": list(dealt),
@@ -124,7 +136,8 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     opened.callback(recorder.close)
     appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(calibration),
                           table_reader(kinds, calibration), store=store, recorder=recorder,
-                          controls=controls, advisor=config.display.advisor, notice=reopened.notice)
+                          controls=controls, advisor=config.display.advisor,
+                          notice=" ".join([*store.notices, reopened.notice]).strip())
     lines = typed_lines()
     print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc on the display (or Ctrl+C) quits.")
     timings: dict[str, list[float]] = {"table (camera, settle, read, rules)": [], "display": []}
