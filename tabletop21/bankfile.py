@@ -34,6 +34,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from table.errors import TableError
@@ -182,14 +183,15 @@ def _check(db: sqlite3.Connection) -> Checked:
             return Checked(f"round {row[1]}'s settlement is damaged")
         for account, chips in settlement.items():
             moved[account] = moved.get(account, 0) + chips
-    facts = dict(rounds=len(rounds), closed=max((row[1] for row in rounds if row[5] != b"open"), default=0),
-                 open=next((row[1] for row in rounds if row[5] == b"open"), None))
+    facts: dict[str, Any] = dict(rounds=len(rounds), closed=max((row[1] for row in rounds if row[5] != b"open"),
+                                                                default=0),
+                                 open=next((row[1] for row in rounds if row[5] == b"open"), None))
     closed = [row for row in rounds if row[5] != b"open"]
     last_closed = closed[-1][7] if closed else None
     if old:
         return Checked("", old=True, bankrolls=bankrolls, last_closed=last_closed, **facts)
     opening: dict[str, tuple] = {}
-    for kind, account, chips_kind, chips, credit_kind, is_credit in typed_rows(
+    for kind, account, chips_kind, chips, _credit_kind, is_credit in typed_rows(
             db, "opening", ("account", "chips", "credit")):
         if kind != b"text" or chips_kind != b"integer" or not _utf8(account):
             return Checked(f"the opening chips are damaged: {_short((account, chips))}")
@@ -331,8 +333,8 @@ def lock(path: Path) -> tuple[int, int]:
 
 
 def unlock(key: tuple[int, int] | None) -> None:
-    held = _HELD.get(key)
-    if held is None:
+    held = None if key is None else _HELD.get(key)
+    if key is None or held is None:
         return
     held[1] -= 1
     if held[1] <= 0:

@@ -4,12 +4,12 @@ so a person at the table can get going without reading a stack trace."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from tabletop21.settings import LIVE_CAMERAS, ApplianceConfig
 from tabletop21 import bankfile
+from tabletop21.settings import LIVE_CAMERAS, ApplianceConfig
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def check_gpio(config: ApplianceConfig) -> Finding:
     if not config.gpio.enabled:
         return Finding("gpio", True, "GPIO is off in the settings: keys and touch stand in for the buttons")
     try:
-        from gpiozero import Device, LED
+        from gpiozero import LED, Device
 
         LED(config.gpio.leds.get("ready", 5)).close()
         factory = type(Device.pin_factory).__name__
@@ -121,7 +121,7 @@ def check_bankroll_file(path: Path, existed: str = "") -> Finding:
     read_only = bankfile.read_only(path) if path.parent.is_dir() else ""
     gone = bankfile.is_missing(path)
     checked = None if gone else bankfile.check_file(path)
-    found = bankfile.good_copy(path) if gone or checked.problem else None
+    found = bankfile.good_copy(path) if checked is None or checked.problem else None
     restores = "" if found is None else (
         f"`tabletop21 run` restores it from {bankfile.copy_words(*found)} (bankrolls "
         f"{bankfile.bankrolls_words(found[1].bankrolls)})")
@@ -134,7 +134,7 @@ def check_bankroll_file(path: Path, existed: str = "") -> Finding:
                        "bankrolls by `tabletop21 run --new-table`")
     if gone and read_only:
         return problem(bankfile.read_only_words(path, read_only), "")
-    if gone:
+    if checked is None:
         return Finding("bankrolls", True, f"no bankroll file yet at {path}: the first run opens a new table")
     if checked.problem and found:
         return problem(f"{path} is damaged ({checked.problem}); {restores} and keeps the damaged file aside",

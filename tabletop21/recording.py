@@ -13,20 +13,21 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import cv2
 import numpy as np
 
-from tabletop21.folders import folder_to_keep
 from hardware.frames import Frame
 from table import serial
 from table.errors import TableError
 from table.serial import CorruptRecord
+from tabletop21.folders import folder_to_keep
 from vision.image_io import NotAnImage, load_bgr
 
 FORMAT = 1
@@ -159,6 +160,8 @@ class SessionWriter:
             raise ValueError(f"no event is of kind {kind!r}: a session holds {', '.join(KINDS)}")
         event = Event(round(time.monotonic() - self._start if t is None else t, 4), kind, data)
         line = (json.dumps(serial.to_data(event), separators=(",", ":")) + "\n").encode("utf-8")
+        if self._events is None:
+            raise ValueError(f"{self.folder}: the recording is closed")
         end = os.lseek(self._events, 0, os.SEEK_END)
         try:
             written = 0
@@ -186,14 +189,15 @@ class SessionWriter:
         except OSError as err:
             raise _unwritten(self.folder, err) from None
         self.log("frame", {"path": name, "index": frame.index}, t)
-        return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        kept = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        return frame.image if kept is None else kept  # what was kept, as the reader will read it again
 
     def close(self) -> None:
         if self._events is not None:
             os.close(self._events)
             self._events = None
 
-    def __enter__(self) -> "SessionWriter":
+    def __enter__(self) -> SessionWriter:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -8,23 +8,24 @@ the dice reader that would have paid a round differently is caught and shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from tabletop21.appliance import Appliance, Table, reader_kinds, table_reader
-from tabletop21.recording import SessionReader
 from table.driver import Dealt, Driver, Motion, Press, SettledRead, Typed, house_account
 from table.errors import TableError
 from table.games import game
 from table.ledger import Ledger
+from table.reads import TableRead
 from table.serial import CorruptRecord, to_data
 from table.view import TableView
+from tabletop21.appliance import Appliance, Table, reader_kinds, table_reader
+from tabletop21.recording import SessionReader
 from vision.calibration import Calibration
 from vision.image_io import NotAnImage
-from table.reads import TableRead
 
 COMPARED = ("action", "settlement")
 # What the appliance logs after an input, as it applies that input: the events a

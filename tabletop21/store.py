@@ -23,10 +23,11 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Literal
 
 from table import serial
 from table.errors import BadBet
@@ -329,7 +330,9 @@ class BankrollStore:
                 "INSERT INTO rounds (game, status, started, state) VALUES (?, 'open', ?, ?)",
                 (game, time.time(), serial.dumps(state)))
             bankfile.reseal(self._db)
-        return int(cursor.lastrowid)
+        if cursor.lastrowid is None:
+            raise StoreError("the new round was not written: try again")
+        return cursor.lastrowid
 
     def save_state(self, round_id: int, state: Any) -> None:
         with self._transaction():
@@ -401,7 +404,7 @@ class _Transaction:
         except sqlite3.Error as err:
             raise StoreError(self._words(err)) from None
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
+    def __exit__(self, exc_type, exc, tb) -> Literal[False]:
         if exc_type is None:
             try:
                 self._db.execute("COMMIT")

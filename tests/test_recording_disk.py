@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import errno
 import os
-from datetime import datetime
 
 import numpy as np
 import pytest

@@ -6,8 +6,8 @@ from fractions import Fraction
 import pytest
 
 from table import serial
-from table.rules.cards import Card
 from table.reads import Die, TableRead, Unreadable
+from table.rules.cards import Card
 
 
 def test_round_trip_restores_tuples_and_nested_records():
@@ -79,8 +79,8 @@ def test_unencodable_objects_are_refused():
 
 
 def test_optional_and_nested_fields_load_when_they_fit():
-    from tabletop21.recording import Event
     from table.driver import Driver
+    from tabletop21.recording import Event
 
     driver = Driver("dicey21", ("ann",), 5, banker=None, seat_bets=(("ann", "10 3:5"),))
     assert serial.loads(serial.dumps(Event(1.5, "input", driver)), Event).data == driver

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from table.serial import CorruptRecord
+from tabletop21.cli import main
 from tabletop21.recording import SessionReader
 from tabletop21.replay import replay_session
-from tabletop21.cli import main
-from table.serial import CorruptRecord
 
 SESSIONS = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions"
 GAMES = ("dicey21", "dice-blackjack", "blackjack-dice", "domino21")
@@ -31,7 +31,7 @@ def test_replay_check_command_exits_nonzero_on_a_difference(tmp_path, capsys):
     shutil.copytree(SESSIONS / "dicey21", copy)
     events = (copy / "events.jsonl").read_text().splitlines()
     first_roll = next(i for i, line in enumerate(events) if '"dicey21.roll"' in line)
-    events[first_roll] = re.sub(r'"dice":\[(\d)', lambda m: f'"dice":[{int(m.group(1)) % 6 + 1}', events[first_roll], 1)
+    events[first_roll] = re.sub(r'"dice":\[(\d)', lambda m: f'"dice":[{int(m.group(1)) % 6 + 1}', events[first_roll], count=1)
     (copy / "events.jsonl").write_text("\n".join(events) + "\n")
     assert main(["replay", str(copy), "--check", "--headless"]) == 1
     assert "DIFFERENCE" in capsys.readouterr().out
@@ -76,11 +76,11 @@ def test_screenshots_where_no_folder_can_be_are_said_in_one_line(tmp_path, capsy
 def test_replay_reads_with_the_calibration_the_table_used(tmp_path):
     """A calibration whose play area leaves the die out: the live table saw no die, and
     a replay must read the same way, not the whole frame."""
-    from tabletop21.appliance import Appliance, Table, table_reader
     from hardware.frames import Frame
-    from tabletop21.recording import Manifest, SessionWriter
     from table.driver import Driver, Motion, Press, SettledRead
     from table.ledger import Ledger
+    from tabletop21.appliance import Appliance, Table, table_reader
+    from tabletop21.recording import Manifest, SessionWriter
     from vision.calibration import Calibration
     from vision.image_io import load_bgr
 
@@ -263,8 +263,8 @@ def test_the_demo_holds_each_screen_long_enough_to_read_whatever_the_recorded_cl
 
 def test_a_difference_is_said_in_the_pieces_words():
     """It printed the raw records with their '@type' entries."""
-    from tabletop21.replay import Difference
     from table.reads import Die, TableRead
+    from tabletop21.replay import Difference
 
     def dice(*values):
         return TableRead(dice=tuple(Die(v, (10.0 * i, 0.0), (10.0 * i - 5, -5.0, 10.0 * i + 5, 5.0), 0.9)

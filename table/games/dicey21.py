@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from table.errors import TableError
 from table.game import Game, Layout, Odds
 from table.pieces import Need, PieceKind
 from table.rules import dicey21 as rules
@@ -60,6 +61,8 @@ def pay_lines(state: rules.State, seat: str) -> tuple[str, tuple[PayLine, ...]]:
     """A finished round's bets for one seat: ANTE and RAISE share the hand's score
     (over 21 is BUST), each MATCH wager its spot's own result."""
     hand = next(hand for hand in state.hands if hand.seat == seat)
+    if state.dice is None:
+        raise TableError("the round is not over: no dice rolled yet")
     score = pay.hand_score(hand.cards, state.dice)
     ratio = pay.ante_ratio(score)
     lines = [PayLine(f"ANTE {hand.ante}", _word(ratio), ratio * hand.ante)] if hand.ante else []

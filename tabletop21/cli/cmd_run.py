@@ -7,14 +7,15 @@ import queue
 import sys
 import threading
 import time
+from collections import deque
 from contextlib import ExitStack, suppress
 from dataclasses import replace
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from tabletop21.settings import LIVE_CAMERAS
 from table.errors import TableError
+from tabletop21.settings import LIVE_CAMERAS
 
 
 def register(subparsers) -> None:
@@ -79,13 +80,19 @@ def _open_display(config, fullscreen: bool):
 
 def _run(args, config, calibration, display, opened: ExitStack) -> int:
     from display import QUIT
-    from tabletop21.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
-    from tabletop21.folders import folder_to_keep
     from hardware.frames import ReconnectingSource
-    from tabletop21.recording import (EndOfRecording, Manifest, SessionWriter, earlier_sessions, new_session_folder,
-                                      prune_sessions)
-    from tabletop21.devices import open_source
     from table.driver import Driver, house_account
+    from tabletop21.appliance import Appliance, Table, reader_kinds, reopen_round, table_reader
+    from tabletop21.devices import open_source
+    from tabletop21.folders import folder_to_keep
+    from tabletop21.recording import (
+        EndOfRecording,
+        Manifest,
+        SessionWriter,
+        earlier_sessions,
+        new_session_folder,
+        prune_sessions,
+    )
     from tabletop21.store import BankrollStore
     from vision.settle import SettleDetector
 
@@ -140,23 +147,23 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
                           notice=" ".join([*store.notices, reopened.notice]).strip())
     lines = typed_lines()
     print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc on the display (or Ctrl+C) quits.")
-    timings: dict[str, list[float]] = {"table (camera, settle, read, rules)": [], "display": []}
+    timings = {"table (camera, settle, read, rules)": LoopTimes(), "display": LoopTimes()}
     try:
-        while args.frames is None or len(timings["display"]) < args.frames:
+        while args.frames is None or timings["display"].count < args.frames:
             presses = display.poll()
             if QUIT in presses:
                 break
             entries = display.typed()
             while not lines.empty():
                 entries.append(lines.get())
-            started = time.perf_counter()
+            ticked = time.perf_counter()
             view, image = appliance.tick(presses=[p for p in presses if p != QUIT], typed=entries)
             drawn = time.perf_counter()
             if display.typing:
                 view = replace(view, prompt=replace(view.prompt, message=f"Typed: {display.typing}_  (Enter to give it)"))
             display.show(view, image)
-            timings["table (camera, settle, read, rules)"].append(drawn - started)
-            timings["display"].append(time.perf_counter() - drawn)
+            timings["table (camera, settle, read, rules)"].add(drawn - ticked)
+            timings["display"].add(time.perf_counter() - drawn)
             if image is None:
                 time.sleep(0.05)  # no camera: do not spin
     except KeyboardInterrupt:
@@ -164,12 +171,33 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     except EndOfRecording as err:  # a recorded session as the camera, played to its end
         print(f"tabletop21: {err}: the run ends.")
     finally:
-        for stage, seconds in timings.items():
-            if seconds:
-                ordered = sorted(seconds)
-                print(f"{stage}: {1000 * sum(ordered) / len(ordered):.1f} ms mean, "
-                      f"{1000 * ordered[int(0.95 * (len(ordered) - 1))]:.1f} ms p95 over {len(ordered)} frames")
+        for stage, times in timings.items():
+            if times.count:
+                print(f"{stage}: {times}")
     return 0
+
+
+class LoopTimes:
+    """Seconds per pass of the loop: a running mean over the whole run and a p95 over
+    the latest RECENT passes, so a night at 30 frames a second keeps a flat footprint
+    (every pass kept was two floats a frame, about 180 MB a day)."""
+
+    RECENT = 3600
+
+    def __init__(self) -> None:
+        self.count, self.total = 0, 0.0
+        self.recent: deque[float] = deque(maxlen=self.RECENT)
+
+    def add(self, seconds: float) -> None:
+        self.count += 1
+        self.total += seconds
+        self.recent.append(seconds)
+
+    def __str__(self) -> str:
+        ordered = sorted(self.recent)
+        p95 = ordered[int(0.95 * (len(ordered) - 1))]
+        return (f"{1000 * self.total / self.count:.1f} ms mean over {self.count} frames, "
+                f"{1000 * p95:.1f} ms p95 over the last {len(ordered)}")
 
 
 def _open_camera(config, open_source):
