@@ -33,7 +33,8 @@ Phase = Literal["bets", "decide", "roll", "reading", "typed", "dealing", "result
 BUTTONS = SHAKE, NEXT, CONFIRM = get_args(Button)
 MOTIONS = get_args(MotionWord)
 PHASES = get_args(Phase)
-BETS_ARE_SET = "the bets are set in the settings file ([table] bet and [table.bets])"
+BETS_ARE_SET = ("change a bet at the table (NEXT to the seat, hold NEXT to step its bet) or in the settings file "
+                "([table] bet and [table.bets])")
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,9 @@ def start(driver: Driver, ledger: Ledger) -> Driver:
     settings = driver.settings
     bets, sitting_out = {}, []
     for seat in driver.seats:
+        if not bet_text(driver, seat).strip():
+            sitting_out.append((seat, "sits this round out"))
+            continue
         try:
             bet = eng.parse_bets(settings, bet_text(driver, seat))
             eng.check_bet(settings, seat, bet, ledger.balance(seat))
@@ -177,6 +181,8 @@ def check_driver(driver: Driver) -> None:
     if driver.state is None:
         if driver.phase != "bets":
             raise TableError(f"phase {driver.phase!r} has no round dealt")
+        if not 0 <= driver.highlight <= len(driver.seats):
+            raise TableError(f"highlight {driver.highlight!r} is not the deal or one of the {len(driver.seats)} seats")
         return
     if driver.phase == "bets":
         raise TableError("phase 'bets' holds a round already dealt")
@@ -191,7 +197,41 @@ def check_driver(driver: Driver) -> None:
 
 
 def bet_text(driver: Driver, seat: str) -> str:
+    """A seat's bet as typed ("10", "5 3:2"); "" sits the seat out."""
     return dict(driver.seat_bets).get(seat, str(driver.bet))
+
+
+# The bets a seat steps through at the table, as multiples of the table's bet; 0 sits
+# the seat out. Holding NEXT on a seat takes the next one.
+BET_STEPS = (1, 2, 3, 5, 10, 0)
+
+
+def next_bet(driver: Driver, seat: str) -> str:
+    """The seat's bet one step up BET_STEPS from where it is (a typed amount off the
+    steps goes to the first above it), keeping what follows the first amount (Dicey
+    21's MATCH wagers)."""
+    words = bet_text(driver, seat).split()
+    now = int(words[0]) if words and words[0].isdigit() else 0
+    steps = [step * driver.bet for step in BET_STEPS]
+    later = [amount for amount in steps[:-1] if amount > now]
+    chosen = later[0] if now and later else 0 if now else steps[0]
+    return " ".join([str(chosen), *words[1:]]) if chosen else ""
+
+
+def _at_the_bets(driver: Driver, button: str, ledger: Ledger) -> Driver:
+    """SHAKE deals; NEXT moves between the deal (highlight 0) and each seat; holding
+    NEXT deals from the deal, or on a seat steps its bet (`next_bet`). The bets stay
+    for the next round: the same again is one press."""
+    if button == NEXT:
+        return replace(driver, highlight=(driver.highlight + 1) % (len(driver.seats) + 1), message="")
+    if button == CONFIRM and driver.highlight:
+        seat = driver.seats[driver.highlight - 1]
+        bets = dict(driver.seat_bets) | {seat: next_bet(driver, seat)}
+        return replace(driver, seat_bets=tuple(bets.items()), message="")
+    try:
+        return replace(start(driver, ledger), highlight=0)
+    except TableError as err:  # nobody can cover a bet, the banker cannot cover the players...
+        return replace(driver, message=str(err))
 
 
 def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
@@ -200,12 +240,7 @@ def step(driver: Driver, event: Any, ledger: Ledger) -> Driver:
     _check_event(event)
     driver = replace(driver, applied=())
     if driver.phase == "bets":
-        if event not in (Press(SHAKE), Press(CONFIRM)):
-            return driver
-        try:
-            return start(driver, ledger)
-        except TableError as err:  # nobody can cover a bet, the banker cannot cover the players...
-            return replace(driver, message=str(err))
+        return _at_the_bets(driver, event.button, ledger) if isinstance(event, Press) else driver
     if driver.phase == "results":
         return replace(driver, phase="bets", state=None, message="") if isinstance(event, Press) else driver
     if isinstance(event, Motion):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from table.advisor import Advice
-from table.driver import Driver, bet_text, need_of
+from table.driver import Driver, bet_text, need_of, next_bet
 from table.ledger import Ledger
 from table.rules import HOUSE, TERMINAL
 from table.view import (
@@ -49,7 +49,14 @@ def public_label(driver: Driver, action: Any) -> str:
 def prompt_for(driver: Driver) -> Prompt:
     eng = driver.played.engine
     if driver.phase == "bets":
-        return Prompt(shake="deal", next="deal", message=driver.message or f"Bets of {driver.bet} are placed: press to deal")
+        if driver.highlight:
+            seat = driver.seats[driver.highlight - 1]
+            now, then = bet_text(driver, seat) or "no bet", next_bet(driver, seat) or "no bet (sits out)"
+            following = driver.seats[driver.highlight] if driver.highlight < len(driver.seats) else "deal"
+            return Prompt(shake="deal", next=f"next: {following}",
+                          message=driver.message or f"{seat} bets {now}: hold NEXT for {then}")
+        return Prompt(shake="deal", next=f"next: {driver.seats[0]}'s bet",
+                      message=driver.message or "Bets are placed: SHAKE deals; NEXT picks a seat to change its bet")
     if driver.phase == "results":
         return Prompt(next="next round", message="Round over")
     if driver.phase == "decide":
@@ -105,10 +112,11 @@ def build_view(
         Seat(
             name=seat,
             bankroll=ledger.balance(seat),
-            bets=bets_shown(bet_text(driver, seat)) if driver.state is not None and seat != driver.banker and seat in seats_hands else (),
+            bets=bets_shown(bet_text(driver, seat)) if seat != driver.banker and (
+                seat in seats_hands if driver.state is not None else driver.phase == "bets") else (),
             hands=seats_hands.get(seat, ()),
             status=f"sits out: {sitting_out[seat]}" if seat in sitting_out and driver.state is not None else "",
-            is_turn=seat == actor,
+            is_turn=seat == actor or driver.phase == "bets" and 0 < driver.highlight == driver.seats.index(seat) + 1,
             role="banker" if seat == driver.banker else "",
         )
         for seat in driver.seats

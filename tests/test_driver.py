@@ -267,7 +267,8 @@ def test_when_nobody_can_cover_the_bets_the_round_is_refused_in_words_and_nothin
     assert refused.message == (
         "No round: nobody can bank these bets: the banker must be able to pay every other player at once "
         "(a holds 9 chips but could owe 10, b holds 9 chips but could owe 10, c holds 9 chips but could owe 10); "
-        "the bets are set in the settings file ([table] bet and [table.bets])")
+        "change a bet at the table (NEXT to the seat, hold NEXT to step its bet) or in the settings file "
+        "([table] bet and [table.bets])")
     assert replace(refused, message="") == table and lit_leds(refused) == {"error"}
     assert feed(refused, ledger, Press(CONFIRM)) == refused
     first = feed(replace(table, banker=None), ledger, Press(SHAKE))  # no banker yet: no roll-off either
@@ -378,3 +379,27 @@ def test_camera_reads_reach_the_engine_as_typed_pieces_not_as_text(monkeypatch):
     suitless = TableRead(cards=(VCard("7", None, (0.0, 0.0), (0, 0, 1, 1), 0.0, 0.99),))
     after = show(dealt, ledger, suitless)
     assert after.state == dealt.state and "'7': give the suit too (C, D, H or S), e.g. QS" in after.message
+
+
+def test_bets_are_changed_at_the_table_with_the_two_buttons_and_kept_for_the_next_round():
+    """The bets were fixed in the settings file: nobody at the table could change theirs."""
+    from table.driver import next_bet
+    from table.views import build_view
+
+    ledger = Ledger.open({"ann": 100, "bob": 100, HOUSE: 0}, (HOUSE,))
+    driver = Driver("dicey21", ("ann", "bob"), bet=5, seat_bets=(("bob", "5 3:2"),))
+    driver = step(driver, Press(NEXT), ledger)  # to ann
+    assert driver.phase == "bets" and "ann bets 5: hold NEXT for 10" in build_view(driver, ledger).prompt.message
+    driver = step(step(driver, Press(CONFIRM), ledger), Press(CONFIRM), ledger)  # ann: 10, then 15
+    driver = step(driver, Press(NEXT), ledger)  # to bob
+    driver = step(driver, Press(CONFIRM), ledger)  # bob's ante 10, his MATCH kept
+    assert dict(driver.seat_bets) == {"ann": "15", "bob": "10 3:2"} and driver.phase == "bets"
+    view = build_view(driver, ledger)
+    assert [bet.chips for bet in view.seats[0].bets] == [15] and view.seats[1].is_turn
+    dealt = step(driver, Press(SHAKE), ledger)
+    assert dealt.phase != "bets" and dealt.highlight == 0
+    assert {hand.seat: hand.ante for hand in dealt.state.hands} == {"ann": 15, "bob": 10}
+    assert [next_bet(replace(driver, seat_bets=(("ann", text),)), "ann") for text in ("5", "25", "50", "", "7")] \
+        == ["10", "50", "", "5", "10"]
+    out = step(replace(driver, seat_bets=(("ann", ""), ("bob", "5"))), Press(SHAKE), ledger)
+    assert dict(out.sitting_out) == {"ann": "sits this round out"} and [h.seat for h in out.state.hands] == ["bob"]
