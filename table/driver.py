@@ -164,7 +164,7 @@ def start(driver: Driver, ledger: Ledger) -> Driver:
     state = eng.new_round(settings, driver.seats, ledger.as_dict(), bets, banker=banker, **dict(driver.carry))
     if eng.current_actor(state) == TERMINAL:
         raise TableError(f"No round: too few seats can play ({why or 'nobody bet'})")
-    return _advance(replace(driver, state=state, banker=banker, round_no=driver.round_no + 1, seen=(),
+    return advance(replace(driver, state=state, banker=banker, round_no=driver.round_no + 1, seen=(),
                             settlement=(), sitting_out=tuple(sitting_out), message="", applied=()))
 
 
@@ -186,7 +186,7 @@ def check_driver(driver: Driver) -> None:
         return
     if driver.phase == "bets":
         raise TableError("phase 'bets' holds a round already dealt")
-    fits = _advance(driver).phase
+    fits = advance(driver).phase
     allowed = (fits, "reading") if fits == "roll" else (fits,)
     if driver.phase not in allowed:
         raise TableError(f"phase {driver.phase!r} does not fit its round, which is at "
@@ -361,10 +361,10 @@ def _reroll(driver: Driver, why: str) -> Driver:
 def _apply(driver: Driver, action: Any, seen: tuple[str, ...] = ()) -> Driver:
     state = driver.played.engine.apply(driver.state, action)
     moved = replace(driver, state=state, highlight=0, message="", seen=driver.seen + seen, applied=(action,))
-    return _advance(moved)
+    return advance(moved)
 
 
-def _advance(driver: Driver) -> Driver:
+def advance(driver: Driver) -> Driver:
     eng = driver.played.engine
     actor = eng.current_actor(driver.state)
     if actor == TERMINAL:

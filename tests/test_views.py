@@ -6,7 +6,7 @@ import random
 import pytest
 
 from display import render_screen
-from table.driver import Driver, _advance
+from table.driver import Driver, advance
 from table.games import GAMES, engine
 from table.ledger import Ledger
 from table.round_play import checked_apply, sample_chance
@@ -28,7 +28,7 @@ def test_every_state_of_a_round_becomes_a_drawable_screen(game_id):
     driver = Driver(game_id, SEATS, bet=4, round_no=1)
     screens = set()
     while True:
-        driver = _advance(Driver(game_id, SEATS, bet=4, round_no=1, state=state))
+        driver = advance(Driver(game_id, SEATS, bet=4, round_no=1, state=state))
         view = build_view(driver, ledger)
         screens.add(view.screen)
         assert [seat.name for seat in view.seats] == list(SEATS)
@@ -60,13 +60,13 @@ def test_face_down_pieces_and_the_totals_they_hide_stay_hidden_until_the_end():
                           banker="ann")
     while eng.current_actor(state) == CHANCE:
         state = checked_apply(eng, state, sample_chance(eng, state, rng))
-    view = build_view(_advance(Driver("changing-bank", SEATS, bet=2, round_no=1, state=state)), ledger)
+    view = build_view(advance(Driver("changing-bank", SEATS, bet=2, round_no=1, state=state)), ledger)
     dealer = next(seat for seat in view.seats if seat.name == "ann")
     assert not dealer.hands[0].items[0].face_up and dealer.hands[0].total == ""
     while not eng.is_terminal(state):
         action = sample_chance(eng, state, rng) if eng.current_actor(state) == CHANCE else eng.auto_action(state, rng)
         state = checked_apply(eng, state, action)
-    view = build_view(_advance(Driver("changing-bank", SEATS, bet=2, round_no=1, state=state)), ledger)
+    view = build_view(advance(Driver("changing-bank", SEATS, bet=2, round_no=1, state=state)), ledger)
     assert all(item.face_up for seat in view.seats for hand in seat.hands for item in hand.items)
 
 
@@ -77,7 +77,7 @@ def test_the_advisor_shows_each_choice_while_a_seat_decides():
     ledger = Ledger.open({"ann": 100, HOUSE: 0}, credit=(HOUSE,))
     state = eng.new_round(eng.Settings(), ("ann",), ledger.as_dict(), {"ann": eng.parse_bets(eng.Settings(), "10")})
     state = checked_apply(eng, state, eng.parse_outcome(state, "A"))
-    driver = _advance(Driver("dicey21", ("ann",), bet=10, round_no=1, state=state))
+    driver = advance(Driver("dicey21", ("ann",), bet=10, round_no=1, state=state))
     view = build_view(driver, ledger, advice=advise("dicey21", state))
     assert view.advisor.seat == "ann" and view.advisor.visible
     assert {line.action for line in view.advisor.lines} == {eng.label(a) for a in eng.legal_actions(state)}
@@ -173,7 +173,7 @@ def test_the_advisor_stays_off_the_screen_while_the_decider_holds_a_hidden_piece
     for card in ("2C", "9H", "5S", "7D", "KC"):  # the burn, bob's hole card, the dealer's, then face up
         state = eng.apply(state, eng.parse_outcome(state, card))
     assert eng.current_actor(state) == "bob"
-    driver = _advance(Driver("changing-bank", SEATS, bet=2, banker="ann", round_no=1, state=state))
+    driver = advance(Driver("changing-bank", SEATS, bet=2, banker="ann", round_no=1, state=state))
     assert build_view(driver, ledger, advice=advise("changing-bank", state)).advisor is None
 
 

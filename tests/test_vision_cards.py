@@ -234,7 +234,7 @@ def test_a_fanned_hand_is_read_only_as_cards_it_holds(seed):
 
 def test_a_lone_region_is_the_fan_card_outlined_round_it_or_holding_its_centre():
     from vision.cards.find import Region
-    from vision.cards.read import _same_card
+    from vision.cards.read import same_card
 
     def region(x0, y0, x1, y1):
         contour = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.int32)
@@ -243,6 +243,6 @@ def test_a_lone_region_is_the_fan_card_outlined_round_it_or_holding_its_centre()
     card_corners = np.array([[100, 100], [230, 100], [230, 300], [100, 300]], np.float32)
     card = Card("3", "C", (165.0, 200.0), (100, 100, 230, 300), 0.0, 0.9)
     # A piece of the card cut out at one brightness: the card's centre is off it, its centre on the card.
-    assert _same_card(region(105, 110, 150, 290), card, card_corners)
-    assert _same_card(region(120, 150, 210, 250), card, card_corners)  # holds the card's centre
-    assert not _same_card(region(300, 100, 420, 300), card, card_corners)  # a card beside it
+    assert same_card(region(105, 110, 150, 290), card, card_corners)
+    assert same_card(region(120, 150, 210, 250), card, card_corners)  # holds the card's centre
+    assert not same_card(region(300, 100, 420, 300), card, card_corners)  # a card beside it

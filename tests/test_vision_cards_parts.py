@@ -10,7 +10,7 @@ import pytest
 
 from tools.render import fonts
 from vision.cards import fan, index
-from vision.cards.find import Region, _frame_edge_share
+from vision.cards.find import Region, frame_edge_share
 
 
 def _region(x0: int, y0: int, x1: int, y1: int) -> Region:
@@ -20,9 +20,9 @@ def _region(x0: int, y0: int, x1: int, y1: int) -> Region:
 
 def test_a_region_running_along_a_frame_side_is_measured_by_how_far():
     shape = (320, 320)
-    assert _frame_edge_share(_region(100, 0, 319, 319), shape) == 1.0  # a whole side: table
-    assert _frame_edge_share(_region(100, 100, 200, 250), shape) == 0.0  # clear of the edges
-    assert abs(_frame_edge_share(_region(0, 100, 60, 179), shape) - 0.25) < 0.01  # a card cut off
+    assert frame_edge_share(_region(100, 0, 319, 319), shape) == 1.0  # a whole side: table
+    assert frame_edge_share(_region(100, 100, 200, 250), shape) == 0.0  # clear of the edges
+    assert abs(frame_edge_share(_region(0, 100, 60, 179), shape) - 0.25) < 0.01  # a card cut off
 
 
 def _column_patch(gap: bool) -> np.ndarray:

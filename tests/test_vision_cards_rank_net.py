@@ -12,7 +12,7 @@ import pytest
 
 from table.reads import Card
 from tools.render import cards as render
-from tools.train.rank_net import STRETCH, _label, _stretched
+from tools.train.rank_net import STRETCH, class_label, stretched
 from vision.cards import fan, index, rank_net
 from vision.cards.rank_net import CLASSES, NOT_A_RANK, RANKS, SIDE, rank_crop, rank_probabilities
 from vision.image_io import load_bgr
@@ -82,11 +82,11 @@ def _truth(visible: float) -> list[dict]:
 
 def test_training_labels_come_from_where_the_index_is_printed():
     at_index = np.float32([100, 100 + 0.6 * 14])
-    assert _label(at_index, np.float32([0, 1]), _truth(1.0)) == RANKS.index("7")
-    assert _label(at_index, np.float32([0, 1]), _truth(0.3)) == NOT_A_RANK  # mostly under another card
-    assert _label(at_index, np.float32([0, 1]), _truth(0.85)) is None  # partly hidden: left out
-    assert _label(at_index, np.float32([1, 0]), _truth(1.0)) is None  # right place, askew: left out
-    assert _label(np.float32([300, 300]), np.float32([0, 1]), _truth(1.0)) == NOT_A_RANK
+    assert class_label(at_index, np.float32([0, 1]), _truth(1.0)) == RANKS.index("7")
+    assert class_label(at_index, np.float32([0, 1]), _truth(0.3)) == NOT_A_RANK  # mostly under another card
+    assert class_label(at_index, np.float32([0, 1]), _truth(0.85)) is None  # partly hidden: left out
+    assert class_label(at_index, np.float32([1, 0]), _truth(1.0)) is None  # right place, askew: left out
+    assert class_label(np.float32([300, 300]), np.float32([0, 1]), _truth(1.0)) == NOT_A_RANK
 
 
 def _card(rank: str, centre: tuple[float, float], angle: float) -> Card:
@@ -129,7 +129,7 @@ def test_the_top_cards_ends_pair_up_by_their_named_suit_before_a_neighbour_witho
 def test_training_crops_are_stretched_across_about_their_middle_within_the_bounds():
     bar = np.zeros((200, SIDE, SIDE, 1), np.float32)
     bar[:, 4:20, 10:14] = 1.0  # a stroke four wide, centred
-    out = _stretched(bar, np.random.default_rng(0))
+    out = stretched(bar, np.random.default_rng(0))
     widths = out[:, 12, :, 0].sum(axis=1) / 4.0
     assert STRETCH[0] - 0.02 <= widths.min() < 0.8 and 1.3 < widths.max() <= STRETCH[1] + 0.02
     columns = np.arange(SIDE)

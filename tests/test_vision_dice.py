@@ -17,7 +17,7 @@ from vision.dice.candidates import Candidate, find_candidates
 from vision.dice.classifier import CLASSES, face_probabilities, shipped_face_networks
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, network_input, upright_patch, upright_patches
-from vision.dice.reader import _certain, closer_looks, doubted_lone, second_looks, verdicts
+from vision.dice.reader import certain, closer_looks, doubted_lone, second_looks, verdicts
 from vision.exposure import DIM, GAIN, brightest, levelled
 from vision.image_io import NotAnImage
 
@@ -183,9 +183,9 @@ def test_reading_does_not_depend_on_the_frame_orientation():
 def test_only_dice_the_first_look_is_not_certain_of_get_the_eight_view_look():
     networks = shipped_face_networks()
     pool = _die_patches()
-    certain, doubtful = (next(p for p in pool if _certain(face_probabilities(p[None], networks)[0]) == want)
+    sure, doubtful = (next(p for p in pool if certain(face_probabilities(p[None], networks)[0]) == want)
                          for want in (True, False))
-    patches = np.stack([certain, doubtful])
+    patches = np.stack([sure, doubtful])
     first = face_probabilities(patches, networks)
     out = verdicts(patches, networks)
     assert np.array_equal(out[0], first[0])

@@ -13,7 +13,7 @@ from table.reads import Die, TableRead, Unreadable
 from tabletop21.evaluate import evaluate, summary
 from vision.calibration import Calibration
 from vision.dice import read_dice
-from vision.dice.reader import _working_frame
+from vision.dice.reader import working_frame
 from vision.dice.working_scale import LARGEST, TARGET, working_factor
 from vision.resized_read import calibration_for, look_factor, read_in_frame, resized
 
@@ -98,8 +98,8 @@ def test_a_big_frame_is_read_as_its_measuring_copy_when_that_shows_dice_of_the_l
     candidates of the measuring are used, no second pass). render_04's measure 44:
     enlarged twice, 44 on the copy too, so the frame is shrunk to make them 30."""
     near = resized_view(cv2.imread(str(FIXTURES / "images" / "render_01.jpg")), 2.0)
-    frame, _, candidates = _working_frame(near, None)
+    frame, _, candidates = working_frame(near, None)
     assert frame.shape == (640, 640, 3) and candidates
     far = resized_view(cv2.imread(str(FIXTURES / "images" / "render_04.jpg")), 2.0)
-    frame, _, candidates = _working_frame(far, None)
+    frame, _, candidates = working_frame(far, None)
     assert 400 <= frame.shape[0] < 640 and candidates is None

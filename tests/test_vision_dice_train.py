@@ -3,7 +3,7 @@ die its label names, only seen in other light."""
 
 import numpy as np
 
-from tools.train.dice import _augment, defocus, erase, glare
+from tools.train.dice import augment_patches, defocus, erase, glare
 from vision.dice.patches import PATCH, network_input
 
 
@@ -32,13 +32,13 @@ def test_glare_touches_about_its_share_of_patches_and_only_part_of_each():
 
 
 def test_augment_turns_bgr_patches_into_network_input():
-    out = _augment(_dice(8), np.random.default_rng(3), glare_share=0.5)
+    out = augment_patches(_dice(8), np.random.default_rng(3), glare_share=0.5)
     assert out.shape == (8, PATCH, PATCH, 4) and out.dtype == np.float32
 
 
 def test_without_glare_augment_takes_network_input_converted_once():
     x = network_input(_dice(8))
-    out = _augment(x, np.random.default_rng(3))
+    out = augment_patches(x, np.random.default_rng(3))
     assert out.shape == x.shape and out.dtype == np.float32
     # Gain and noise always change a batch.
     assert not np.array_equal(out, x)
@@ -77,5 +77,5 @@ def test_defocus_softens_the_patches_it_touches_and_no_others():
 
 def test_augment_with_erase_or_defocus_turns_bgr_patches_into_network_input():
     for shares in ({"erase_share": 0.5}, {"defocus_share": 0.5}):
-        out = _augment(_dice(8), np.random.default_rng(6), **shares)
+        out = augment_patches(_dice(8), np.random.default_rng(6), **shares)
         assert out.shape == (8, PATCH, PATCH, 4) and out.dtype == np.float32

@@ -3,7 +3,7 @@ backward pass would still 'train', just badly), and weights must round-trip."""
 
 import numpy as np
 
-from vision.dice.tinycnn import FEW_CHANNELS, TinyCNN, _conv, _pad, train
+from vision.dice.tinycnn import FEW_CHANNELS, TinyCNN, convolve, pad, train
 
 
 def _direct_conv(x, kernel):
@@ -23,7 +23,7 @@ def test_both_ways_of_convolving_compute_the_convolution():
     for channels in (FEW_CHANNELS, FEW_CHANNELS + 2):  # one im2col product / nine shifted ones
         x = rng.normal(size=(3, 6, 5, channels))
         kernel = rng.normal(size=(9 * channels, 7))
-        assert np.allclose(_conv(_pad(x), kernel), _direct_conv(x, kernel))
+        assert np.allclose(convolve(pad(x), kernel), _direct_conv(x, kernel))
 
 
 def test_gradients_match_finite_differences():

@@ -9,13 +9,13 @@ from vision.dice.tinycnn import TinyCNN
 
 torch = pytest.importorskip("torch", reason="PyTorch (the optional `train` extra) is not installed")
 
-from tools.train.torch_fit import _twin, fit  # noqa: E402
+from tools.train.torch_fit import fit, torch_twin  # noqa: E402
 
 
 def test_the_twin_computes_what_tinycnn_computes():
     net = TinyCNN.create(4, (6, 8, 10), 24, 8, seed=3)
     x = np.random.default_rng(0).normal(size=(5, 24, 24, 4)).astype(np.float32)
-    twin = _twin(net)
+    twin = torch_twin(net)
     with torch.no_grad():
         theirs = torch.softmax(twin(torch.from_numpy(x)), 1).numpy()
     assert np.allclose(theirs, net.probabilities(x), atol=1e-5)

@@ -210,7 +210,7 @@ def defocus(patches: np.ndarray, rng: np.random.Generator, share: float) -> np.n
     return out
 
 
-def _augment(batch: np.ndarray, rng: np.random.Generator, glare_share: float = 0.0, erase_share: float = 0.0,
+def augment_patches(batch: np.ndarray, rng: np.random.Generator, glare_share: float = 0.0, erase_share: float = 0.0,
              defocus_share: float = 0.0, hue_turned: bool = False) -> np.ndarray:
     """Network input out; in, network input too, or BGR patches when any share is set
     (highlights, erased rectangles and blur are applied to the colours, in that order,
@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     # Converted once, unless the colours must be painted on every batch.
     x = network_input(patches, args.hue)
     painted = args.glare or args.erase or args.defocus
-    augment = partial(_augment, glare_share=args.glare, erase_share=args.erase, defocus_share=args.defocus,
+    augment = partial(augment_patches, glare_share=args.glare, erase_share=args.erase, defocus_share=args.defocus,
                       hue_turned=args.hue)
     net = trainer(new_network(widths, seed=args.seed, side=size), patches if painted else x, y,
                   epochs=args.epochs, augment=augment, lr=5e-3, seed=args.seed,

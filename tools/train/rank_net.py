@@ -46,7 +46,7 @@ RANK_TO_PAIR = 0.6  # the proposal's centre lies about this many glyph heights b
 STRETCH = (0.7, 1.4)  # a crop's width is scaled by a factor drawn evenly in log between these
 
 
-def _label(centre: np.ndarray, down: np.ndarray, truth: list[dict]) -> int | None:
+def class_label(centre: np.ndarray, down: np.ndarray, truth: list[dict]) -> int | None:
     """The class of a proposal at `centre` facing `down`, or None when it is unclear."""
     unclear = False
     for card in truth:
@@ -71,7 +71,7 @@ def examples(scene_count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         singles, blobs = find_card_regions(image, None)
         for region in singles + blobs:
             for centre, down, _, found in fan.index_reads(image, region):
-                y = _label(centre, down, truth)
+                y = class_label(centre, down, truth)
                 if y is not None:
                     crops.append(found.crop)
                     labels.append(y)
@@ -102,14 +102,14 @@ def _augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Stretched across, shifted by up to a pixel, re-contrasted and noised: how wide the
     glyphs are drawn, where the crop falls and how dark the ink prints vary more on real
     cards than in renders."""
-    x = _stretched(x, rng)
+    x = stretched(x, rng)
     dy, dx = rng.integers(-1, 2, 2)
     x = np.roll(x, (int(dy), int(dx)), axis=(1, 2))
     gain = rng.uniform(0.7, 1.2, (len(x), 1, 1, 1)).astype(np.float32)
     return np.clip(x * gain + rng.normal(0, 0.05, x.shape).astype(np.float32), 0, 1)
 
 
-def _stretched(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def stretched(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Each crop widened or narrowed about its middle by a factor within STRETCH. Real decks
     print their indices condensed (tall narrow serif figures) or wide, unlike any of the
     typefaces here: taught on these alone, the network read a deck's narrow 6 as a 10 and its

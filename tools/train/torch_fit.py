@@ -14,7 +14,7 @@ import numpy as np
 from vision.dice.tinycnn import TinyCNN
 
 
-def _twin(net: TinyCNN):
+def torch_twin(net: TinyCNN):
     """A torch module computing exactly what `net` computes, starting from its weights."""
     import torch
     from torch import nn
@@ -63,7 +63,7 @@ def fit(net: TinyCNN, x: np.ndarray, y: np.ndarray, epochs: int, augment: Callab
     import torch
 
     torch.manual_seed(seed)
-    twin = _twin(net)
+    twin = torch_twin(net)
     steps = epochs * -(-len(x) // batch)
     optimiser = torch.optim.AdamW(twin.parameters(), lr=lr, weight_decay=decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, lr, total_steps=steps)

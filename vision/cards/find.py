@@ -74,7 +74,7 @@ def find_card_regions(frame_bgr: np.ndarray, area_mask: np.ndarray | None) -> tu
         for region in _regions(white, level, min_area, max_area):
             if is_single_card(region):
                 singles.append(region)
-            elif _solidity(region) >= MIN_SOLIDITY and _frame_edge_share(region, white.shape) < TABLE_EDGE_SHARE:
+            elif _solidity(region) >= MIN_SOLIDITY and frame_edge_share(region, white.shape) < TABLE_EDGE_SHARE:
                 blobs.append(region)
     singles = _suppress(sorted(singles, key=lambda r: -r.fill), [])
     blobs = _suppress(sorted(blobs, key=lambda r: -cv2.contourArea(r.contour)), [])
@@ -110,7 +110,7 @@ MIN_SOLIDITY = 0.75  # cards, fanned or not, fill most of their hull; bright tab
 TABLE_EDGE_SHARE = 0.5  # a blob running along this share of a frame side is pale table, not cards
 
 
-def _frame_edge_share(region: Region, shape: tuple[int, ...]) -> float:
+def frame_edge_share(region: Region, shape: tuple[int, ...]) -> float:
     """The longest share of a frame side the region runs along. A brightness cut through
     pale table runs out of the frame along much of a side; a card or hand cut off by the
     frame meets it along less than half of one."""

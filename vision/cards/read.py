@@ -121,7 +121,7 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     return read if frame is source else read_in_frame(read, frame.shape, source.shape)
 
 
-def _same_card(region: Region, card: Card, corners: np.ndarray) -> bool:
+def same_card(region: Region, card: Card, corners: np.ndarray) -> bool:
     """A lone region and a card the fan reader read are one card when either holds the
     other's centre: the region may be only the part of the card at one brightness (its
     centre then lies inside the card the fan reader outlined from both its indices)."""
@@ -177,7 +177,7 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, area: np.ndarr
         unreadable.extend(fan_unreadable)
         for s in inside:  # a top card the fan reader did read is no longer unreadable
             found = read_alone[id(s)]
-            if isinstance(found, Unreadable) and any(_same_card(s, c, corners) for c, corners in fan_cards):
+            if isinstance(found, Unreadable) and any(same_card(s, c, corners) for c, corners in fan_cards):
                 unreadable = [(u, corners) for u, corners in unreadable if u is not found]
     cards += [(replace(c, angle=c.angle % 180), corners) for c, corners in fan.merge_outlined(in_hands)]
     # A full-bleed back's pale print may be cut out as a small "card" the index reader

@@ -141,7 +141,7 @@ def recentred(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candi
     return out
 
 
-def _certain(probs: np.ndarray) -> bool:
+def certain(probs: np.ndarray) -> bool:
     _, confidence, odd = face_call(probs)
     return confidence >= CERTAIN and odd < 1.0 - CERTAIN
 
@@ -158,7 +158,7 @@ def verdicts(patches: np.ndarray, face_networks: tuple[TinyCNN, ...]) -> np.ndar
     dice refused at confidences of 0.4-0.7 on faces a person reads at a glance)."""
     x = network_input(patches)
     out = input_probabilities(x, face_networks)
-    doubtful = [n for n in range(len(patches)) if not _certain(out[n])]
+    doubtful = [n for n in range(len(patches)) if not certain(out[n])]
     if doubtful:
         out[doubtful] = second_looks(x[doubtful], face_networks)
     return out
@@ -265,7 +265,7 @@ def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
             raise _NoTable(f"the picture is too grainy to read dice (noise of {sigma:.0f} grey levels): "
                            f"{_MORE_LIGHT}")
         source = levelled(smoothed(frame_bgr, sigma) if sigma > GRAINY else frame_bgr)
-        frame, frame_calibration, candidates = _working_frame(source, calibration)
+        frame, frame_calibration, candidates = working_frame(source, calibration)
         if candidates is None:
             candidates, _ = _candidates(frame, frame_calibration)
         read = _read(frame, frame_calibration, candidates, networks, face_networks, hue_networks)
@@ -286,7 +286,7 @@ class _NoTable(Exception):
     reading on would report phantom dice (and take seconds on a Pi)."""
 
 
-def _working_frame(frame_bgr: np.ndarray, calibration: Calibration | None
+def working_frame(frame_bgr: np.ndarray, calibration: Calibration | None
                    ) -> tuple[np.ndarray, Calibration | None, list[Candidate] | None]:
     """The frame at the size it is read at, its calibration, and its candidates when
     measuring the dice found them already: a frame of the photos' size, or a bigger

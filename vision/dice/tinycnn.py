@@ -19,14 +19,14 @@ _SHIFTS = [(dy, dx) for dy in range(3) for dx in range(3)]
 FEW_CHANNELS = 4  # up to this many input channels a layer runs as one im2col product (measured)
 
 
-def _pad(x: np.ndarray) -> np.ndarray:
+def pad(x: np.ndarray) -> np.ndarray:
     n, h, w, c = x.shape
     padded = np.zeros((n, h + 2, w + 2, c), x.dtype)
     padded[:, 1:-1, 1:-1] = x
     return padded
 
 
-def _conv(padded: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+def convolve(padded: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     """3x3 'same' convolution as nine shifted matrix products: far less memory
     traffic than building the 9x wider im2col matrix, which dominated run time.
     Except on a few input channels (the first layer's four): there nine products
@@ -74,8 +74,8 @@ class TinyCNN:
     def _forward(self, x: np.ndarray, keep: bool) -> tuple[np.ndarray, list]:
         cache: list = []  # (padded, pre, pooled) of each layer, then the flattened features
         for i in range(self.depth):
-            padded = _pad(x)
-            pre = _conv(padded, self.params[f"k{i}"]) + self.params[f"b{i}"]
+            padded = pad(x)
+            pre = convolve(padded, self.params[f"k{i}"]) + self.params[f"b{i}"]
             pooled = _pool(pre)  # pooling before the ReLU gives the same result on 4x fewer values
             if keep:
                 cache.append((padded, pre, pooled))
