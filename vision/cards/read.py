@@ -3,6 +3,8 @@ or reported unreadable with the reason. Nothing is guessed."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import replace
 
 import cv2
@@ -117,8 +119,35 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
         frame, frame_calibration = shrunk(source, calibration, 1.0 if abs(factor - 1) < NEAR_ONE else factor)
         area = _area(frame, frame_calibration)
         singles, blobs = find_card_regions(frame, area)
-    read = _read(frame, frame_calibration, area, singles, blobs)
+    read = refuse_two_faced(_read(frame, frame_calibration, area, singles, blobs))
     return read if frame is source else read_in_frame(read, frame.shape, source.shape)
+
+
+TWO_FACED = 0.08  # reads this close, as a share of the larger box's long side, are of one card
+
+
+def refuse_two_faced(read: TableRead) -> TableRead:
+    """Two reads of one rank whose centres lie within TWO_FACED of a card's length of
+    each other but whose suits differ are one card read two ways (in a fan, an index
+    taken with the suit of the card beside it): both are refused, the card is not
+    counted twice, and the table is asked to show it again. On rendered fans the one
+    such pair found lay 0.05 of a card apart, two real cards of one rank side by side
+    0.16 or more."""
+    cards = list(read.cards)
+    doubted: set[int] = set()
+    for i, a in enumerate(cards):
+        for j in range(i):
+            b = cards[j]
+            reach = TWO_FACED * max(a.box[2] - a.box[0], a.box[3] - a.box[1], b.box[2] - b.box[0], b.box[3] - b.box[1])
+            near = math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < reach
+            if near and a.rank == b.rank and a.suit and b.suit and a.suit != b.suit:
+                doubted |= {i, j}
+    if not doubted:
+        return read
+    refused = tuple(Unreadable("card", cards[k].center, f"read both as {cards[k].rank}{cards[k].suit} and as another "
+                                                         "suit: show the card again", cards[k].box) for k in sorted(doubted))
+    kept = tuple(card for k, card in enumerate(cards) if k not in doubted)
+    return dataclasses.replace(read, cards=kept, unreadable=read.unreadable + refused)
 
 
 def same_card(region: Region, card: Card, corners: np.ndarray) -> bool:
