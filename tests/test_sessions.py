@@ -12,7 +12,7 @@ from tabletop21.recording import SessionReader
 from tabletop21.replay import replay_session
 
 SESSIONS = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions"
-GAMES = ("dicey21", "dice-blackjack", "blackjack-dice", "domino21")
+GAMES = ("dicey21", "dice-blackjack", "blackjack-dice", "domino21", "changing-bank")
 
 
 @pytest.mark.parametrize("game", GAMES)

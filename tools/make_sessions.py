@@ -44,6 +44,7 @@ SESSIONS = {
     "dice-blackjack": dict(seats=("Ann", "Ben"), bet=5, typed=(), rounds=3, seed=6),
     "blackjack-dice": dict(seats=("Ann", "Ben", "Cleo"), bet=5, typed=("d10",), rounds=3, seed=10),
     "domino21": dict(seats=("Ann", "Ben", "Cleo"), bet=1, typed=(), rounds=2, seed=28),
+    "changing-bank": dict(seats=("Ann", "Ben", "Cleo"), bet=5, typed=("card",), rounds=3, seed=52),
 }
 MAX_TICKS = 60  # per chance event: far more than rolling and settling take
 

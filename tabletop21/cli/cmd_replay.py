@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-DEMO_SESSION = REPO / "calibration_images" / "sessions" / "dicey21"
+BUNDLED = REPO / "calibration_images" / "sessions"  # a recorded session of each game
+DEMO_SESSION = BUNDLED / "dicey21"
 DEMO_SCREENS = "demo-screens"  # where the demo draws its screens without a window, unless told
 
 
@@ -22,11 +23,14 @@ def register(subparsers) -> None:
     replay.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
     replay.add_argument("--advisor", action="store_true", help="show each choice's expected value")
     replay.set_defaults(run=run_replay)
-    demo = subparsers.add_parser("demo", help="replay the bundled Dicey 21 session on the display")
+    demo = subparsers.add_parser("demo", help="replay a bundled session (Dicey 21 unless a game is named) on the display")
+    demo.add_argument("game", nargs="?", default="dicey21",
+                      help="whose bundled session: dicey21 (default), dice-blackjack, blackjack-dice, domino21, "
+                           "changing-bank")
     _display_options(demo, f"no window: every screen to PNG files, in --screenshots DIR or {DEMO_SCREENS}/")
     demo.add_argument("--step", action="store_true", help="wait for a button or key at every step")
     demo.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
-    demo.set_defaults(run=run_demo, session=str(DEMO_SESSION), check=False, advisor=True)
+    demo.set_defaults(run=run_demo, check=False, advisor=True)
 
 
 def _speed(text: str) -> float:
@@ -52,10 +56,16 @@ def run_demo(args) -> int:
     from tabletop21.playback import parse_size
 
     parse_size(args.size)  # a bad --size is the one line said, not after "No screen here"
-    if not DEMO_SESSION.is_dir():
-        print(f"tabletop21: the bundled demo session is missing ({DEMO_SESSION}); run from a clone of the "
+    session = BUNDLED / args.game
+    if not BUNDLED.is_dir():
+        print(f"tabletop21: the bundled demo sessions are missing ({BUNDLED}); run from a clone of the "
               "repository installed with `pip install -e .`", file=sys.stderr)
         return 2
+    if not (session / "manifest.json").is_file():
+        games = ", ".join(sorted(path.name for path in BUNDLED.iterdir() if (path / "manifest.json").is_file()))
+        print(f"tabletop21: no bundled session of {args.game!r}; there is one of each of: {games}", file=sys.stderr)
+        return 2
+    args.session = str(session)
     if not (args.headless or args.screenshots) and not has_screen():
         args.headless = True
         print(f"No screen here: rendering every screen of the demo to {DEMO_SCREENS}/ instead.")
