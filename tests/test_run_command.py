@@ -445,3 +445,14 @@ def test_the_loop_keeps_its_timings_in_bounded_memory():
         times.add(0.001 * (n % 10))
     assert times.count == LoopTimes.RECENT + 500 and len(times.recent) == LoopTimes.RECENT
     assert f"over {LoopTimes.RECENT + 500} frames" in str(times) and "ms p95" in str(times)
+
+
+def test_a_short_night_keeps_every_chip_and_its_files_closed():
+    """The night benchmark's own loop, a few rounds: the figures it prints are measured
+    on the real store and recording, and chips are neither made nor lost."""
+    from tabletop21.bench.night import night
+
+    said: list[str] = []
+    start, end = night(rounds=8, say=said.append)
+    assert start["chips"] == end["chips"] == 4000 and end["disk_mb"] > start["disk_mb"]
+    assert end["open_files"] <= start["open_files"] + 4 and len(said) == 9

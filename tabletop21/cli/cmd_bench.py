@@ -32,6 +32,12 @@ def _cards(args: argparse.Namespace) -> None:
     cards.run(args)
 
 
+def _night(args: argparse.Namespace) -> None:
+    from tabletop21.bench import night
+
+    night.run(args)
+
+
 def _display(args: argparse.Namespace) -> None:
     from tabletop21.bench import display
 
@@ -39,12 +45,12 @@ def _display(args: argparse.Namespace) -> None:
 
 
 TARGETS: dict[str, Callable[[argparse.Namespace], None]] = {
-    "odds": _odds, "dice": _dice, "dominoes": _dominoes, "cards": _cards, "display": _display,
+    "odds": _odds, "dice": _dice, "dominoes": _dominoes, "cards": _cards, "display": _display, "night": _night,
 }
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bench", help="print speed figures (odds, dice, dominoes, cards, display)")
+    parser = subparsers.add_parser("bench", help="print speed figures (odds, dice, dominoes, cards, display) or a night's resources (night)")
     parser.add_argument("target", choices=sorted(TARGETS) + ["all"])
     parser.set_defaults(run=run)
 
