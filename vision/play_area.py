@@ -57,8 +57,8 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     if cv2.countNonZero(region) < MIN_AREA_FRACTION * sh * sw:
         return np.array([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)], np.float32)
-    # A die-wide kernel: half a die each way (a whole die took in the rendered trays'
-    # rims). The dice crowding a wall, which hide the floor there, calibrate() takes in.
+    # A die-wide kernel: half a die each way (a wider one takes in a tray's rim). The
+    # dice crowding a wall, which hide the floor there, calibrate() takes in.
     margin = max(3, int(round(MARGIN_FRACTION * sw))) | 1
     region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -91,8 +91,8 @@ def _face(box: Box) -> float:
 def _over_dice(polygon: np.ndarray, boxes: list[Box], frame_size: tuple[int, int]) -> np.ndarray:
     """The polygon grown to hold every die it cuts, with DIE_PAD around it, until it
     cuts none: the floor goes on under dice crowding a wall, where the search saw
-    only dice (on the photos of a tray it cut 120 of 1487 dice). A die wholly outside,
-    beyond the tray, stays out."""
+    only dice, and without this many dice on real tray photos were cut. A die wholly
+    outside, beyond the tray, stays out."""
     taken: set[int] = set()
     while True:
         contour = polygon.reshape(-1, 1, 2).astype(np.float32)
