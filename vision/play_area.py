@@ -91,8 +91,8 @@ def _face(box: Box) -> float:
 def _over_dice(polygon: np.ndarray, boxes: list[Box], frame_size: tuple[int, int]) -> np.ndarray:
     """The polygon grown to hold every die it cuts, with DIE_PAD around it, until it
     cuts none: the floor goes on under dice crowding a wall, where the search saw
-    only dice, and without this many dice on real tray photos were cut. A die wholly
-    outside, beyond the tray, stays out."""
+    only dice (without this, the area cut through many dice on real tray photos). A
+    die wholly outside, beyond the tray, stays out."""
     taken: set[int] = set()
     while True:
         contour = polygon.reshape(-1, 1, 2).astype(np.float32)

@@ -109,8 +109,8 @@ def recentred(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candi
               networks: tuple[TinyCNN, ...]) -> list[tuple[int, float, float, float, float]]:
     """(candidate index, centre x, centre y, patch centre x, patch centre y) per die:
     the face is read on a patch around the candidate point the finders kept, which
-    read better than one around the centre refined from its neighbours (held out,
-    three dice more right of 759). A die the finders were unsure
+    read better than one around the centre refined from its neighbours (held out). A
+    die the finders were unsure
     of (`probs`: their answers for the candidates) moves to whichever of nine nearby
     points they find more die-like than its own; then dice that moved onto an
     earlier one are dropped.
