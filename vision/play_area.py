@@ -75,7 +75,7 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
 def _die_boxes(read: TableRead, frame_size: tuple[int, int]) -> tuple[list[Box], str]:
     """Boxes of the dice read or refused one by one, and the reader's refusal of the
     view as a whole ("" if none): that one is an Unreadable the size of the frame, no
-    die, and measuring it once made a 640-pixel frame's die 406 pixels."""
+    die, and measured as one it would make the die as big as the frame."""
     low, high = die_bounds(frame_size)
     boxes = [d.box for d in read.dice] + [u.box for u in read.unreadable if u.box]
     refused = [u.reason for u in read.unreadable if u.box and not low <= _face(u.box) <= high]
