@@ -154,8 +154,8 @@ def verdicts(patches: np.ndarray, face_networks: tuple[TinyCNN, ...]) -> np.ndar
     Finding dice and reading their faces are separate networks because they cost
     differently: the finders look at every candidate (seven per die), so they must be
     small, while the face network looks at the found dice only and can afford the
-    capacity reading a face needs (a small network reading faces left 3% of held-out
-    dice refused at confidences of 0.4-0.7 on faces a person reads at a glance)."""
+    capacity reading a face needs (a small one leaves too many plain faces refused,
+    held out; docs/tried/dice.md)."""
     x = network_input(patches)
     out = input_probabilities(x, face_networks)
     doubtful = [n for n in range(len(patches)) if not certain(out[n])]
