@@ -32,8 +32,8 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
     scale = WORK_SIZE / float(max(h, w))
     size = (round(w * scale), round(h * scale))
     if min(size) < MEDIAN_WIDTH:
-        # A 3000x16 picture was one row high at the search's size and crashed it, and
-        # 3000x40 gave a polygon with no inside.
+        # So thin a picture is a row or two high at the search's size, where the search
+        # crashes or finds a polygon with no inside.
         raise NotAnImage(f"a {w}x{h} picture is more than about {WORK_SIZE / MEDIAN_WIDTH:.0f} times as long "
                          "as it is wide")
     small = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA)
