@@ -77,7 +77,7 @@ def _same_object(centre_a, box_a, centre_b, box_b) -> bool:
 class Place:
     """Where an object lies, for telling what is on it. A die's is its box. A card or
     tile lies at any angle, and the box of a tilted one takes in bare table at its
-    corners (a die there, beside a card turned 29 degrees, was dropped as part of it),
+    corners (a die there, beside a tilted card, would be dropped as part of it),
     so it lies in the largest rectangle along its long axis, about its centre, that its
     box holds, of a shape its kind comes in (ASPECTS): that is the card or tile itself
     (the box bounds the corners the reader found), or a little wider and shorter near

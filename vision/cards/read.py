@@ -165,8 +165,8 @@ def _area(frame_bgr: np.ndarray, calibration: Calibration | None) -> np.ndarray 
 
 def _long_sides(singles: list[Region], calibration: Calibration | None) -> list[float]:
     """The lone cards' lengths to measure the frame by: those whose middle is in the play
-    area, as the band past its edge may cut a card outside short (a back cut to 113 px of
-    its 180 made a frame read enlarged 1.3 times, and a hand inside was lost)."""
+    area, as the band past its edge may cut a card outside short, and one such short card
+    can get the frame enlarged for nothing and a hand inside lost."""
     return [max(r.rect[1]) for r in singles if calibration is None or calibration.contains(r.rect[0])]
 
 
