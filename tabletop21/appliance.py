@@ -344,11 +344,11 @@ def _other_table(saved: Driver, driver: Driver, names: tuple[str, ...]) -> str:
 def _unplayable(saved: Driver, bankrolls: dict[str, int]) -> str:
     """Why the rules cannot carry the saved round on ('' when they can). A state that
     decodes can still be one no engine made (a damaged or hand-edited file): asked for
-    its next move, it stopped the table; or it named someone not at the table, or
-    counted chips other than the bankroll file's, and the ledger then refused its
-    settlement; or its phase did not fit it, or it was no round under way (at its bets
-    or results), whose next round the store refused to open while it stayed open.
-    Either way the round stayed open, and the table was stuck with it at every start."""
+    its next move, it would stop the table; or it names someone not at the table, or
+    counts chips other than the bankroll file's, and the ledger would refuse its
+    settlement; or its phase does not fit it, or it is no round under way (at its bets
+    or results), whose next round the store would refuse to open while it stays open.
+    Either way the round would stay open, and the table be stuck with it at every start."""
     eng = saved.played.engine
     try:
         if saved.state is not None:

@@ -42,8 +42,8 @@ class KindSpec:
 
 
 def _whole(value: object, allowed: range) -> bool:
-    """A whole number in `allowed`. Not a fraction (5.9 was scored as a 5), not JSON's
-    true (scored as a 1); 3.0 is 3."""
+    """A whole number in `allowed`. Not a fraction (5.9 would be scored as a 5), not
+    JSON's true (it would be scored as a 1); 3.0 is 3."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and \
         float(value).is_integer() and int(value) in allowed
 

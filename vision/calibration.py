@@ -30,21 +30,21 @@ LARGEST_DIE = 1 / 2
 # How far past the play area's edge a reader that finds things by their outline looks,
 # as a share of the frame's mean side (80 pixels at 640x640: more than half the longest
 # d10 the reader takes, and half the length of tiles up to 80 pixels wide). Cut off at
-# the edge itself, a d10 or a tile showed only its part inside, which was read as
+# the edge itself, a d10 or a tile shows only its part inside, which can be read as
 # another number or tile; seen whole, it is known to lie across the edge.
 PAST_EDGE = 1 / 8
 
 
 class BadCalibration(ValueError):
     """A calibration that makes no sense: with no play area, a corner at NaN or a die
-    as big as the frame the readers crashed, or read nothing without a word of why.
+    as big as the frame the readers would crash, or read nothing without a word of why.
     Refused when one is made or decoded, so a bad file fails when it is loaded."""
 
 
 class FrameMismatch(NotAnImage):
     """A frame of another size than the calibration was made for: its play area and
-    die size would be read off the wrong pixels (a 640x640 calibration on a 1280x720
-    frame read a third of the dice, with no word of why). A bad frame for this
+    die size would be read off the wrong pixels, and most dice would be missed with no
+    word of why. A bad frame for this
     calibration, so it is handled wherever a bad frame is."""
 
 

@@ -8,14 +8,12 @@ import cv2
 import numpy as np
 
 # A frame whose brightest 1% is under DIM grey levels is read GAIN times brighter.
-# The photos' brightest 1% is at 187-215, so they are read as they are. Every fourth
-# photo (362 dice, 358 right as taken) darkened to 0.55 / 0.4 of its light read 324 /
-# 256 dice right (11 / 26 wrong) as it was, 348 / 334 (3 / 5 wrong) brightened. The
-# gain is modest because a dark cloth under dark dice is dim by its colour, not its
-# light, and brightening changes what the networks see there: on the dark rendered
-# fixtures, gains from 1.45 up turned one refused die into a wrong value, and from 1.6
-# also read a stack of two dice twice; levelling to 200 grey levels from 130 or 170
-# cost more (docs/vision.md).
+# DIM lies well under the photos' brightest 1%, so they are read as they are, and
+# darkened photos read far better brightened. The gain is modest because a dark cloth
+# under dark dice is dim by its colour, not its light, and brightening changes what
+# the networks see there: on the dark rendered fixtures, a gain this high can already
+# turn a refused die into a wrong value, and more (or levelling to a fixed grey) costs
+# more (docs/vision.md, "Dim frames").
 DIM = 115.0
 GAIN = 1.45
 SAMPLE = 4  # every 4th pixel each way: the measure costs under 0.2 ms a 640x640 frame

@@ -2,9 +2,9 @@
 fail loudly for that file alone, never crash a batch or be read as an empty table.
 
 An image's size is read from its header before it is decoded, and one over
-MAX_PIXELS is refused as NotAnImage: a header claiming over 2**30 pixels made OpenCV
-raise cv2.error (stopping `read`'s whole batch, replay, calibrate and run), and a
-12000x9000 JPEG took 32 s and 1.75 GB to decode on the way to being read. The
+MAX_PIXELS is refused as NotAnImage: a header claiming over 2**30 pixels makes OpenCV
+raise cv2.error (stopping `read`'s whole batch, replay, calibrate and run), and a huge
+JPEG takes many seconds and gigabytes to decode on the way to being read. The
 budget is the largest frame a camera setting may ask for ([camera] width and height
 up to 8192x8192, tabletop21.settings.CAMERA_FRAME), so every frame the appliance
 records loads again. Formats whose header gives the size: JPEG, PNG, BMP, GIF, WebP,

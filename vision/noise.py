@@ -2,10 +2,9 @@
 
 Why: a camera in a dim room turns its gain up, and grain is what the readers never
 saw in the photos (JPEG files, which smooth it away). The dice reader's foreground
-test takes fine contrast for die edges, so grain became die-shaped blobs everywhere:
-the 200 photos with Gaussian noise of 8 grey levels added (per channel) read 1 in 3
-dice right, with three phantom dice a photo. An edge-preserving filter scaled to the
-measured grain gives them back (docs/vision.md, "Grainy frames")."""
+test takes fine contrast for die edges, so grain becomes die-shaped blobs everywhere,
+and most dice are lost among phantoms. An edge-preserving filter scaled to the
+measured grain gives them back (figures: docs/vision.md, "Grainy frames")."""
 
 from __future__ import annotations
 

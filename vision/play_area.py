@@ -32,8 +32,8 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
     scale = WORK_SIZE / float(max(h, w))
     size = (round(w * scale), round(h * scale))
     if min(size) < MEDIAN_WIDTH:
-        # A 3000x16 picture was one row high at the search's size and crashed it, and
-        # 3000x40 gave a polygon with no inside.
+        # So thin a picture is a row or two high at the search's size, where the search
+        # crashes or finds a polygon with no inside.
         raise NotAnImage(f"a {w}x{h} picture is more than about {WORK_SIZE / MEDIAN_WIDTH:.0f} times as long "
                          "as it is wide")
     small = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA)
@@ -57,8 +57,8 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     if cv2.countNonZero(region) < MIN_AREA_FRACTION * sh * sw:
         return np.array([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)], np.float32)
-    # A die-wide kernel: half a die each way (a whole die took in the rendered trays'
-    # rims). The dice crowding a wall, which hide the floor there, calibrate() takes in.
+    # A die-wide kernel: half a die each way (a wider one takes in a tray's rim). The
+    # dice crowding a wall, which hide the floor there, calibrate() takes in.
     margin = max(3, int(round(MARGIN_FRACTION * sw))) | 1
     region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -75,7 +75,7 @@ def play_area_polygon(frame_bgr: np.ndarray) -> np.ndarray:
 def _die_boxes(read: TableRead, frame_size: tuple[int, int]) -> tuple[list[Box], str]:
     """Boxes of the dice read or refused one by one, and the reader's refusal of the
     view as a whole ("" if none): that one is an Unreadable the size of the frame, no
-    die, and measuring it once made a 640-pixel frame's die 406 pixels."""
+    die, and measured as one it would make the die as big as the frame."""
     low, high = die_bounds(frame_size)
     boxes = [d.box for d in read.dice] + [u.box for u in read.unreadable if u.box]
     refused = [u.reason for u in read.unreadable if u.box and not low <= _face(u.box) <= high]
@@ -91,8 +91,8 @@ def _face(box: Box) -> float:
 def _over_dice(polygon: np.ndarray, boxes: list[Box], frame_size: tuple[int, int]) -> np.ndarray:
     """The polygon grown to hold every die it cuts, with DIE_PAD around it, until it
     cuts none: the floor goes on under dice crowding a wall, where the search saw
-    only dice (on the photos of a tray it cut 120 of 1487 dice). A die wholly outside,
-    beyond the tray, stays out."""
+    only dice (without this, the area cut through many dice on real tray photos). A
+    die wholly outside, beyond the tray, stays out."""
     taken: set[int] = set()
     while True:
         contour = polygon.reshape(-1, 1, 2).astype(np.float32)

@@ -77,7 +77,7 @@ def _same_object(centre_a, box_a, centre_b, box_b) -> bool:
 class Place:
     """Where an object lies, for telling what is on it. A die's is its box. A card or
     tile lies at any angle, and the box of a tilted one takes in bare table at its
-    corners (a die there, beside a card turned 29 degrees, was dropped as part of it),
+    corners (a die there, beside a tilted card, would be dropped as part of it),
     so it lies in the largest rectangle along its long axis, about its centre, that its
     box holds, of a shape its kind comes in (ASPECTS): that is the card or tile itself
     (the box bounds the corners the reader found), or a little wider and shorter near
@@ -124,10 +124,10 @@ def _tile_place(tile: Domino) -> Place:
 def _flat_places(read: TableRead) -> list[Place]:
     """Where the cards and tiles lie, read or not. A face-down or unreadable one
     carries no angle: its box and its kind's shape tell how far it is tilted, not which
-    way it leans, and only the middle both ways share is surely on it. That was tried,
-    and let through 19 phantom dice read on face-down backs near their corners in the
-    card fixtures, so such a card or tile claims its whole box: a die beside a tilted
-    one, in a corner of that box, is still taken for part of it."""
+    way it leans, and only the middle both ways share is surely on it. Claiming only
+    that middle lets phantom dice read on a back's corners through, so such a card or
+    tile claims its whole box: a die beside a tilted one, in a corner of that box, is
+    still taken for part of it."""
     refused: tuple[FaceDown | Unreadable, ...] = (*read.face_down, *read.unreadable)
     return [*map(_tile_place, read.dominoes), *map(_card_place, read.cards),
             *(Place(x.center, x.box) for x in refused if x.kind in ASPECTS and x.box is not None)]
@@ -136,9 +136,9 @@ def _flat_places(read: TableRead) -> list[Place]:
 def _part_of(refusal: Unreadable, place: Place) -> bool:
     """A refusal centred on an object is of that object, unless its box is OUTSIZED
     times the object's: a whole-view refusal ("too grainy") is centred on whatever
-    covers the middle of the frame (it vanished on 13 of 22 grainy card frames), while
-    the d6 reader's refusals of a d10 or of a tile's pips on the fixtures were at most
-    2.1 times its box."""
+    covers the middle of the frame and must not vanish into it, while a reader's
+    refusal of another kind's piece (a d10, a tile's pips) stays well under OUTSIZED
+    times that piece's box (seen on the fixtures)."""
     return place.holds(refusal.center) and not (refusal.box is not None and
                                                 _area(refusal.box) > OUTSIZED * _area(place.box))
 
@@ -151,9 +151,8 @@ def resolve_overlaps(read: TableRead, kinds: Iterable[str] = READERS) -> TableRe
     picture can look like a tile: a tile refusal centred on a read card is part of
     the card. A d6 read and a d10 read of one object (centre in the other's box, or
     boxes sharing SAME_OBJECT of the smaller) are a d10: the d10 reader reads only
-    with one sure look and none leaning elsewhere and has read none of the 1487 real
-    d6 dice, while the d6 reader takes some d10 digits for pips (on the d10 fixtures it
-    read three dice of one frame, two of them at 0.95 and over). A read stands over
+    with one sure look and none leaning elsewhere and reads no real d6 die as a d10,
+    while the d6 reader takes some d10 digits for pips, even confidently. A read stands over
     the other reader's refusal (the refusal says only that it is not that reader's
     kind). No object takes in a refusal much bigger than itself (`_part_of`). A tile
     read without its divider line (`Domino.dice_alike`) could be two dice side by

@@ -1,10 +1,9 @@
 """Who may sit down to a round: the one check every engine's new_round makes first.
 
 Every engine takes the same table (seats, bankrolls, bets, banker) from the same
-callers, so the table is checked here once rather than in four copies that had
-already drifted apart (one took a bankroll of "x" or 2.5 and failed later with a
-TypeError; another sorted the names of strangers and crashed on a seat that was not
-text). What really differs between games is a keyword: how many seats the game
+callers, so the table is checked here once rather than in four copies, which drift
+apart (letting a bad bankroll or seat through to fail later, far from its cause).
+What really differs between games is a keyword: how many seats the game
 takes, and which error a bad seat list is (BadBet or TableError, as each engine has
 always raised). A bankroll or a stranger's bet is always a BadBet. The order in which
 a bank goes round the table is here too, for the same reason.

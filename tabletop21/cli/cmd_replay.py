@@ -34,7 +34,8 @@ def register(subparsers) -> None:
 
 
 def _speed(text: str) -> float:
-    """-1 and nan used to play as fast as possible without a word, as 0 does."""
+    """A speed of 0 or more; anything else (-1, nan, inf, not a number) is refused in
+    words, not taken silently as 0 (as fast as possible)."""
     try:
         speed = float(text)
     except ValueError:

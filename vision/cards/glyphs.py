@@ -55,7 +55,7 @@ def _atlas() -> tuple[dict[str, np.ndarray], np.ndarray]:
 @lru_cache(maxsize=32)
 def _templates(allowed: tuple[str, ...]) -> tuple[list[str], np.ndarray, np.ndarray]:
     """(labels found in the atlas, first column of each, template matrix with a column per
-    template), kept per set of labels: copying the rows out anew took longer than the match."""
+    template), kept per set of labels: copying the rows out anew takes longer than the match."""
     rows, vectors = _atlas()
     wanted = [label for label in allowed if label in rows]
     starts = np.cumsum([0] + [len(rows[label]) for label in wanted[:-1]])

@@ -346,10 +346,10 @@ def has_picture(card_bgr: np.ndarray, card_ink: np.ndarray) -> bool:
     and black) inside a frame; pips and aces are printed in the suit's one colour, and no
     pip spans most of the middle the way a frame or a picture does. The colour is judged by
     how far the channels differ, not by saturation: black pips under a tinted lamp are dark
-    pixels of a faint hue, whose saturation (relative to their brightness) is high, and were
-    taken for a picture, which let the index be read as J, Q or K. Nor is the colour of
+    pixels of a faint hue, whose saturation (relative to their brightness) is high, and would
+    pass for a picture, letting the index be read as J, Q or K. Nor is the colour of
     an index printed blue or green (a four-colour deck) a picture's: such a deck's pips
-    are printed in it, and its 8s and 9s were read as queens."""
+    are printed in it, and its 8s and 9s would be read as queens (docs/tried/cards.md)."""
     middle = card_bgr[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)]
     ink = card_ink[round(0.15 * H): round(0.85 * H), round(0.22 * W): round(0.78 * W)] > 0
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)

@@ -67,7 +67,7 @@ def new_network(seed: int = 0) -> TinyCNN:
 @lru_cache(maxsize=1)
 def shipped_network() -> TinyCNN:
     """The shipped network; IncompleteInstall naming the file when it is missing or
-    unreadable (it was a bare FileNotFoundError)."""
+    unreadable, rather than a bare FileNotFoundError that names no remedy."""
     return weights.load_network(MODEL_PATH, "card", (SIDE, SIDE, 1), CLASSES)
 
 

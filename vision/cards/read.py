@@ -54,8 +54,8 @@ def _box(points: np.ndarray) -> tuple[float, float, float, float]:
 
 def _suit(index_suits: list[str | None], pip_suit: str | None) -> str | None:
     """The big pips decide, and the small index symbols may only agree. Without pips (court
-    cards) no suit is named: on renders, 1 in 5 court cards whose two index symbols agreed
-    agreed on the wrong suit (a blurred small heart looks like a diamond)."""
+    cards) no suit is named: two index symbols can agree on the wrong suit too often (a
+    blurred small heart looks like a diamond; docs/tried/cards.md)."""
     return pip_suit if pip_suit is not None and set(index_suits) - {None} <= {pip_suit} else None
 
 
@@ -102,9 +102,9 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
 
     Cards are looked for a card's length past the play area's edge (PAST_EDGE_PX), so
     that a card lying across it is seen whole and refused, as the d6 reader refuses a
-    die there: cut off at the edge, such a card was read from its part inside, counted
-    face down or missed without a word, and one whose middle lay outside was sometimes
-    reported. A lamp's colour cast is taken out first (vision.cards.white_stock):
+    die there: cut off at the edge, such a card could be read from its part inside,
+    counted face down or missed without a word, or reported though its middle lay
+    outside. A lamp's colour cast is taken out first (vision.cards.white_stock):
     card stock is found by being white."""
     frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
     if (refusal := grey_refusal(frame_bgr, "card", "cards")) is not None:
@@ -130,9 +130,9 @@ def refuse_two_faced(read: TableRead) -> TableRead:
     """Two reads of one rank whose centres lie within TWO_FACED of a card's length of
     each other but whose suits differ are one card read two ways (in a fan, an index
     taken with the suit of the card beside it): both are refused, the card is not
-    counted twice, and the table is asked to show it again. On rendered fans the one
-    such pair found lay 0.05 of a card apart, two real cards of one rank side by side
-    0.16 or more."""
+    counted twice, and the table is asked to show it again. TWO_FACED lies between how
+    close such a pair lies on rendered fans and how close two real cards of one rank
+    side by side come."""
     cards = list(read.cards)
     doubted: set[int] = set()
     for i, a in enumerate(cards):
@@ -165,8 +165,8 @@ def _area(frame_bgr: np.ndarray, calibration: Calibration | None) -> np.ndarray 
 
 def _long_sides(singles: list[Region], calibration: Calibration | None) -> list[float]:
     """The lone cards' lengths to measure the frame by: those whose middle is in the play
-    area, as the band past its edge may cut a card outside short (a back cut to 113 px of
-    its 180 made a frame read enlarged 1.3 times, and a hand inside was lost)."""
+    area, as the band past its edge may cut a card outside short, and one such short card
+    can get the frame enlarged for nothing and a hand inside lost."""
     return [max(r.rect[1]) for r in singles if calibration is None or calibration.contains(r.rect[0])]
 
 

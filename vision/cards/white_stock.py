@@ -1,19 +1,16 @@
 """A lamp's colour cast taken out of a frame before its cards are looked for.
 
 Card stock is found as what is bright in every channel (vision.cards.find.whiteness),
-so a camera whose white balance is off under a lamp hides every card: the card
-fixtures with a warm cast (blue 0.7, green 0.95, red 1.15) read 0 of 109 cards, and
-even a mild one (0.85 / 0.97 / 1.08) read 58. White stock is also what shows the
-light's colour best: it is the brightest thing on the table, and neutral. So the
-frame's brightest pixels are taken to be stock, and where they lean clearly off grey,
-every channel is scaled to bring them back. Pixels where a channel is clipped are left
-out of that measure, since their true colour is unknown: with them, the green cast
-(0.9 / 1.12 / 0.9) was undercorrected and the fixtures read 96 cards, not 106.
+so a camera whose white balance is off under a lamp hides most or all of the cards.
+White stock is also what shows the light's colour best: it is the brightest thing on
+the table, and neutral. So the frame's brightest pixels are taken to be stock, and
+where they lean clearly off grey, every channel is scaled to bring them back. Pixels
+where a channel is clipped are left out of that measure, since their true colour is
+unknown and they pull the correction short (figures: docs/vision.md, "Colour casts").
 
 On frames without cards the brightest pixels are a coloured die or tile, and the
-frame is "corrected" wrongly; no card is found in it either way (the d6 photos and
-the d6, d10 and domino fixtures, with and without), and the other readers read the
-frame as it was.
+frame is "corrected" wrongly; that is harmless, since no card is found in it either
+way and the other readers read the frame as it was.
 """
 
 from __future__ import annotations
@@ -24,10 +21,10 @@ import numpy as np
 from vision.colour import leaning, uncast
 from vision.exposure import level_at, sparse
 
-# The brightest unclipped pixels of the card fixtures lie within 0.09 of grey (one past
-# 0.08, which reads the same corrected), those of rendered card scenes, whose lights are
-# tinted a little, within 0.11: render seeds 5-14 read 956 of 1010 cards as they are,
-# 955 with the 22 scenes past 0.08 corrected. A mild cast (0.85 / 0.97 / 1.08) is 0.12.
+# How far off grey (the furthest channel's distance from 1) the brightest stock may lean
+# and still be read as it is: neutral light on real and rendered cards stays about this
+# close, reads the same corrected or not, while even a mild lamp cast lies past it
+# (measured on the card fixtures and renders, docs/vision-cards-d10.md).
 CLEAR_CAST = 0.08
 BRIGHTEST = 98  # percentile of the summed channels over the frame's unclipped pixels
 CLIPPED = 250  # a pixel with a channel at this or more does not show the light's colour

@@ -3,10 +3,10 @@ the fixtures' is resized first (vision.resized_read), and the read is mapped bac
 the frame's own pixels.
 
 Why: the card finder and the fan reader count in pixels (closings, smallest blob,
-index boxes), set on cards about 174 pixels long. The card fixtures (109 cards) read
-109 at their own size; resized by 0.5 / 0.7 / 0.85 / 1.5 / 2 / 3 and read as they
-were, 86 / 105 / 108 / 107 / 106 / 99, and the bigger frames cost as much more time
-as they have pixels; read at the working size, 106 / 107 / 108 / 109 / 109 / 109."""
+index boxes), set on cards about 174 pixels long. Cards much smaller or bigger than
+that are missed more often when read as they are, and bigger frames also cost time
+in proportion to their pixels; brought to the working size they read about as well
+as at 174 (measured on the card fixtures resized, docs/vision-cards-d10.md)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ import numpy as np
 TARGET = 174.0  # long side (pixels) of a lone card in the fixtures, the size the pixel constants suit
 # Lone cards this share of TARGET long (their median) are read as they are. Cards
 # in one fixture frame measure up to 1.3 times each other (poker and bridge sizes, a
-# tilted camera), and a neat overlapping hand can pass for one bigger card: a
-# rendered hand measured 273 px beside a lone card of 180, and with the band's top
-# at 1.25 that frame was shrunk and three cards in the hand were lost.
+# tilted camera), and a neat overlapping hand can pass for one bigger card, so the
+# band reaches well above 1: a tighter top shrank frames whose hands then lost cards.
 BAND = (0.8, 1.35)
 NEAR_ONE = 0.05  # a resizing closer to 1 than this is not worth its blur
 SHORTEST = 60.0  # a card-shaped thing shorter than this is not measured: a patch of a back's print, a label

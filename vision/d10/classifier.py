@@ -35,7 +35,7 @@ def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0) -> TinyCNN:
 @lru_cache(maxsize=1)
 def shipped_networks() -> tuple[TinyCNN, ...]:
     """The shipped networks; IncompleteInstall naming the file when one is missing or
-    unreadable (a missing d10_cnn.npz once left the reader quietly finding nothing)."""
+    unreadable (without it, a missing d10_cnn.npz would leave the reader quietly finding nothing)."""
     return weights.load_networks(MODEL_PATH, "d10", (PATCH, PATCH, INPUT_CHANNELS), CLASSES)
 
 

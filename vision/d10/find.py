@@ -22,7 +22,7 @@ LOCAL_NOISE_TIMES = 3.0
 SHADOW_DARKER = (0.45, 0.96)
 SHADOW_EVENNESS = 0.12
 # A lone d10 seen from above is at most about 1.8 times as long as it is wide (the
-# rendered ones read today: 1.52 at most); a longer blob is dice touching, a die and
+# rendered ones about 1.5, with a margin); a longer blob is dice touching, a die and
 # something else, or no die (a domino tile is 2:1), whose middle is no top face.
 ONE_DIE_ELONGATION = 1.8
 CORE = 0.75  # share of a cluster's deepest inside distance that marks one die's core

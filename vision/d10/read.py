@@ -13,9 +13,9 @@ and turned wrongly, and a shadow can turn an outline, so every blob that may be 
 is looked at again: cut by the whole die's outline (find.whole_die), turned by its
 number's own axis (patch.number_turn), and both again with shadows taken out. Each
 look is a witness: a read needs one look sure of the number and no look leaning to
-another. Stopping at the first look that reads was tried: it reads 3% more rendered
-dice, but on rendered d10s pasted into the real d6 photos two looks agreed on a 1
-where three others saw the 7 it was."""
+another, rather than stopping at the first look that reads: that reads a few more
+dice, but lets two looks that agree on a wrong number outvote the others
+(docs/tried/d10.md)."""
 
 from __future__ import annotations
 
@@ -87,9 +87,8 @@ def judge(p: np.ndarray, centre: tuple[float, float], box: tuple[float, float, f
 def judge_looks(looks: list[Look]) -> D10 | Unreadable | None:
     """A read, a refusal or nothing from every look at one blob: the surest look's read,
     unless looks lean to different numbers; without a read, a refusal only when every
-    look is sure the blob is a d10 (on real d6 photos it had never seen, a network
-    trained on the other half was sure of a d10 with no clear number in some looks at
-    glare on 4 d6s), else nothing."""
+    look is sure the blob is a d10 (a single look can be sure of a d10 with no clear
+    number on glare on a d6, so one sure look is not enough to refuse), else nothing."""
     sure = min(1.0 - look.p[classifier.NOT_D10] for look in looks) >= SURE_D10
     leaning = {int(np.argmax(look.p[:10])): look for look in looks if look.p[:10].max() >= LEANS}
     if len(leaning) > 1:
@@ -171,7 +170,7 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
     die size would be read off the wrong pixels). Dice are looked for a little past
     the play area's edge (Calibration.mask(past_edge)), so that a die lying across it
     is seen whole and refused as the d6 reader refuses one; cut off at the edge, its
-    part inside was read, once as another number.
+    part inside could be read, even as another number.
 
     A thing as compact as one die but too long for one (find.oversized) is looked at
     again in a copy of the frame shrunk to bring it to WORKING_LENGTH, the middle of

@@ -53,7 +53,7 @@ def _is_turned_die_shape(blob: np.ndarray, area: int) -> bool:
     passes dice lying nearly square to the view only. With this test the others get
     their own candidate and size too, and the second chance lone dice get; the
     frame's typical size is still taken from the box test's dice alone (taking these
-    in too lost two dice held out)."""
+    in too reads fewer dice held out)."""
     major, minor = inertia_tensor_eigvals(blob)  # the pixels' variances along their two axes
     # A filled square of side s has both variances s^2 / 12.
     return minor > 0 and major / minor < TURNED_ASPECT ** 2 and area / (12 * np.sqrt(major * minor)) > TURNED_FILL

@@ -5,15 +5,11 @@ off under a lamp gives frames with a cast: every channel scaled by its own gain.
 brightest pixels of the dice (white pips, white faces, glare) show the light's
 colour; but so would a set of yellow dice with black pips under a white lamp. A cast
 tints the table as well, and the dice's own colour does not, so the cast is taken out
-only where the table leans the same way: on the 200 photos with a cast left in them,
-the table shows 0.74-1.3 of what the dice show, and on rendered fixtures of coloured
-dice on coloured cloths under white light, -1.3 to 0.13. Only what lies past the
-photos' own spread is taken out, so the photos read exactly as they are.
-
-Two-fold held out, the photos with a cast (docs/vision.md, "Colour casts"): warm
-(blue 0.7, green 0.95, red 1.15) 1419 dice right and 138 photos perfect as read,
-1440 and 155 with the cast taken out; warmer (0.55 / 0.9 / 1.2) 1389 and 119 against
-1431 and 146; as taken, 1442 and 159 either way.
+only where the table leans the same way as the dice (under a real lamp it does;
+coloured dice on a coloured cloth under white light it does not). Only what lies past
+the photos' own spread is taken out, so the neutral photos read exactly as they are.
+Taking a cast out reads more dice right under warm and cool lamps (measured on the
+photos with casts added, docs/vision.md, "Colour casts").
 """
 
 from __future__ import annotations
@@ -26,7 +22,7 @@ import numpy as np
 from vision.colour import leaning
 
 # The brightest pixels of the dice in a photo lie within this of grey in every
-# channel (the furthest photo 0.11: pips of one colour on dice of another); a frame
+# channel (just past the furthest photo: pips of one colour on dice of another); a frame
 # further off is brought back to this, no nearer, so a scene of yellow dice with no
 # white about them is changed no more than it must be.
 CAST = 0.12

@@ -38,8 +38,8 @@ def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0, side: int = PAT
     return TinyCNN.create(INPUT_CHANNELS, widths, side, CLASSES, seed=seed)
 
 
-# The one error of every reader for a shipped weight file missing or unreadable (it was
-# defined here first, for the dice reader; code importing it from here still works).
+# The one error of every reader for a shipped weight file missing or unreadable, also
+# named here so that code importing it from the dice reader's module keeps working.
 IncompleteInstall = weights.IncompleteInstall
 
 

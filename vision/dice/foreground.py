@@ -40,8 +40,8 @@ def _texture(luma: np.ndarray, coloured: np.ndarray) -> np.ndarray:
     difference from the table: a white die on a white table.
 
     Without the growth such a die's mask is its pips alone, about two thirds of the
-    die, so its blob and the frame's typical die size came out small: big white dice
-    were then read as several small ones (a 4 as three 1s) or not at all. Colour
+    die, so its blob and the frame's typical die size come out small, and big white
+    dice are read as several small ones (a 4 as three 1s) or not at all. Colour
     regions need no growth (their colour already covers the die), and thin or
     sprawling faint regions (the edge of the view, a tray rim) are left out."""
     texture = cv2.morphologyEx(luma, cv2.MORPH_GRADIENT, _disc(3))

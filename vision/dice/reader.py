@@ -46,19 +46,19 @@ DOUBTED_VETO = 0.2  # ...and a lone blob the finders doubted needs the face netw
 CLOSER_LOOKS = ((0.9, 0, 0), (1.1, 0, 0), (1, 0.1, 0.1), (1, -0.1, -0.1), (1, 0.1, -0.1), (1, -0.1, 0.1))
 CERTAIN = 0.95  # first-look face probability from which the eight-view second look is skipped
 # A face the first network left unclear goes to the second opinion only if it found it
-# this unlikely not to lie flat: a cocked render die it doubted at 0.17 was read by the
-# second as a 2, and every die the second read right held out was under 0.1.
+# this unlikely not to lie flat: the second network reads a cocked die it is shown as a
+# face, and the dice it reads right lie under this (held out, docs/tried/dice.md).
 FLAT_ENOUGH = 0.1
 SIDE_PER_CALIBRATED_FACE = 1.15  # die_px is the top face; candidates measure face plus walls
 # Grey-level grain (vision.noise) from which a frame is smoothed before it is read, and
-# past which it is refused: photos with grain added read as clean ones up to 8.7 when
-# smoothed, and with phantom dice in most frames at 9.4 (docs/vision.md).
+# past which it is refused: smoothed frames read as clean ones up to a little past
+# TOO_GRAINY, and soon after give phantom dice (docs/vision.md, "Grainy frames").
 GRAINY = 3.0
 TOO_GRAINY = 8.0
 # A view whose foreground covers more than this share, or that gives more candidates
 # than this, shows no table to tell dice from (grain the grain measure misses, a busy
-# cloth): the photos cover at most 0.13 and give at most 249, rendered card tables 0.2
-# and 1989, while coarse grain gave 4000-10000 candidates and reads of up to 25 s.
+# cloth). Both lie well above what real and rendered tables give and well below what
+# coarse grain gives, which would otherwise take many seconds to read.
 MOST_COVERED = 0.5
 MOST_CANDIDATES = 4000
 
@@ -109,8 +109,8 @@ def recentred(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candi
               networks: tuple[TinyCNN, ...]) -> list[tuple[int, float, float, float, float]]:
     """(candidate index, centre x, centre y, patch centre x, patch centre y) per die:
     the face is read on a patch around the candidate point the finders kept, which
-    read better than one around the centre refined from its neighbours (held out,
-    three dice more right of 759). A die the finders were unsure
+    read better than one around the centre refined from its neighbours (held out). A
+    die the finders were unsure
     of (`probs`: their answers for the candidates) moves to whichever of nine nearby
     points they find more die-like than its own; then dice that moved onto an
     earlier one are dropped.
@@ -154,8 +154,8 @@ def verdicts(patches: np.ndarray, face_networks: tuple[TinyCNN, ...]) -> np.ndar
     Finding dice and reading their faces are separate networks because they cost
     differently: the finders look at every candidate (seven per die), so they must be
     small, while the face network looks at the found dice only and can afford the
-    capacity reading a face needs (a small network reading faces left 3% of held-out
-    dice refused at confidences of 0.4-0.7 on faces a person reads at a glance)."""
+    capacity reading a face needs (a small one leaves too many plain faces refused,
+    held out; docs/tried/dice.md)."""
     x = network_input(patches)
     out = input_probabilities(x, face_networks)
     doubtful = [n for n in range(len(patches)) if not certain(out[n])]
@@ -193,10 +193,9 @@ def closer_looks(frame_bgr: np.ndarray, field: SquareAngles, centres: np.ndarray
     off centre (each with its eight views), to stand instead of the first two looks
     for dice whose face those left unclear: a patch cut a little off the die loses
     part of a pip row, and the answer it gives is only one sample of that error. Only
-    refusals are looked at again, so confident reads are never blurred; two-fold held
-    out this read 5 more of 1487 dice right and none wrong (the same with fifteen
-    patches, three sizes times five places including the first, at two and a half
-    times the cost)."""
+    refusals are looked at again, so confident reads are never blurred. Held out, this
+    reads a few more dice right and none wrong; more patches cost more and read no
+    more (docs/tried/dice.md)."""
     points = [(x + dx * side, y + dy * side) for (x, y), side in zip(centres, sides) for _, dx, dy in CLOSER_LOOKS]
     spans = [side * scale for side in sides for scale, _, _ in CLOSER_LOOKS]
     patches, _ = upright_patches(frame_bgr, field, np.array(points), np.array(spans))
@@ -231,8 +230,8 @@ def doubted_lone(candidates: list[Candidate], is_die: np.ndarray, kept: list[tup
     A blob of a die's shape and size standing alone on the table is a die far more
     often than not, but the small finders miss glossy dice whose glare breaks up the
     face (die probabilities of 0.01-0.3 on dice a person reads at once); the larger
-    face network reads most of them. Two-fold held out this found 6 more dice right
-    of 1487 with no phantom or wrong value added, at any veto from 0.05 to 0.5."""
+    face network reads most of them. Held out, this finds a few more dice right and
+    adds no phantom or wrong value, over a wide range of vetoes."""
     out = []
     for i, c in enumerate(candidates):
         if not c.lone or is_die[i] >= DIE_THRESHOLD:
@@ -352,9 +351,8 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: li
         calls[doubtful] = closer(doubtful, face_networks)
     # A face still unclear, and not doubted to lie flat, gets a second opinion from a
     # network that sees colours otherwise (every die's hue turned to red's): read if it
-    # is sure, at the same bar. Two-fold held out it read 3-7 more of 1487 dice right and
-    # at most one more wrong, where a second network like the first read 1-3 more
-    # (docs/tried/dice.md).
+    # is sure, at the same bar. A network that sees colours otherwise rescues more faces
+    # than a second one like the first (held out, docs/tried/dice.md).
     if doubtful := [n for n in unclear(doubtful) if face_call(calls[n])[2] < FLAT_ENOUGH]:
         for n, look in zip(doubtful, closer(doubtful, hue_networks, hue_turned=True)):
             if _sure(look) and look[NOT_A_DIE] <= _veto(found[n][0], doubted):

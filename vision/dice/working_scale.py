@@ -4,9 +4,9 @@ to the frame's own pixels.
 
 Why: everything before the networks counts in pixels (the foreground's closings,
 the table estimate, the smallest blob), and the networks saw dice 20-37 pixels on a
-side. The 200 photos enlarged twice (dice 40-75 pixels, as a camera mounted low
-gives) and read as they are: 1426 of 1487 dice right, 25 phantoms, 47 ms a frame;
-shrunk first: 1462 right, 12 phantoms, 34 ms (1474 and 5 at their own size)."""
+side. Big dice (as a camera mounted low gives) read as they are give fewer right
+values, more phantoms and slower frames than the same frames shrunk first (measured
+on the photos enlarged, docs/vision.md, "How the d6 reader reads a frame")."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ CLOSE_ENOUGH = 0.15
 
 def working_factor(side: float) -> float:
     """How much to shrink a frame whose typical die side is `side` pixels (1: not at
-    all). Smaller dice are not enlarged: on the photos shrunk to 0.6 that read
-    fewer dice than reading them as they were."""
+    all). Smaller dice are not enlarged: on shrunk photos, enlarging read fewer dice
+    than reading them as they were."""
     return 1.0 if side <= LARGEST else TARGET / side
 

@@ -44,14 +44,13 @@ def read_dominoes(frame_bgr: np.ndarray, calibration=None) -> TableRead:
     usually far above MIN_SHORT_PX there, and it keeps the time down); when the
     tiles found there are small, the frame is read again at a size where they are not: the frame itself when it has
     the pixels (pips and divider of a small tile blur together when a big photo is
-    shrunk), or enlarged, since the pixel constants were set on bigger tiles. The
-    domino fixtures shrunk to 0.5 / 0.7 read 91 / 138 of 146 tiles without enlarging,
-    123 / 140 so.
+    shrunk), or enlarged, since the pixel constants were set on bigger tiles and small
+    tiles read without enlarging are often missed (docs/vision-dominoes.md).
 
     Tiles are looked for a little past the play area's edge (Calibration.mask(past_edge)),
     so that a tile lying across it is seen whole and refused, as the d6 reader refuses
-    a die there: cut off at the edge, the part inside was read as another tile (half a
-    5-6 as a 1-1)."""
+    a die there: cut off at the edge, the part inside could be read as another tile
+    (half a 5-6 as a 1-1)."""
     frame_bgr = checked_frame(frame_bgr, calibration)
     if (refusal := grey_refusal(frame_bgr, "domino", "domino tiles")) is not None:
         return refusal
@@ -309,8 +308,8 @@ def _read_square(frame, rect):
     way; they are parted only along a line that reaches the edges clearly and twice
     as clearly as the other."""
     # `rect` is usually tightened already (_tight_square); tightening it once more
-    # moves it by up to 3 px onto the pair's bodies, and without that two touching
-    # pairs in 1604 rendered tiles (fixture seeds 4-9, gap sets 1-2) were not parted.
+    # moves it by a few pixels onto the pair's bodies, which some touching pairs need
+    # to be parted at all (seen on rendered tiles).
     tight, fill, _ = segment.tighten(frame, rect, aspect=1.0)
     if fill >= MIN_FILL and 0.85 <= tight[1][0] / max(tight[1][1], 1e-6) <= 1.18:
         rect = tight

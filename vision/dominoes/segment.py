@@ -88,8 +88,8 @@ def foreground(frame: np.ndarray, area_mask: np.ndarray | None,
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
     # The 3 MB int64 temporary is wasteful, but freeing it raises glibc's threshold
-    # for giving memory back to the system: cv2.threshold here cost 2.3 ms per frame
-    # of page faults (system time) in the bench, on every later big array.
+    # for giving memory back to the system, and every later big array then costs
+    # milliseconds of page faults (system time) a frame (seen in the bench).
     return fill_holes(np.where(mask >= 128, 255, 0).astype(np.uint8))
 
 
