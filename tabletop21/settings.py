@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from table.driver import BETS_ARE_SET, house_account
 from table.errors import BadBet, TableError
 from table.games import GAMES, game
 from table.ledger import Ledger
@@ -195,6 +196,33 @@ def _section(default: Any, given: dict, name: str) -> Any:
     return replace(default, **given)
 
 
+MOST_CHIPS = 10**9  # a seat's starting chips: room to win for years without reaching SQLite's 2**63
+
+
+def _check_it_deals(config: ApplianceConfig) -> None:
+    """A trial first round with these seats, chips, bets and house rules, as `run` would
+    deal it: settings that can never deal (a bet over the table limit or over the chips,
+    one seat at a game a player banks) are refused here, in the settings' words, not
+    found at the table as a round that never starts."""
+    from table.driver import Driver, start
+
+    if config.table.chips > MOST_CHIPS:
+        raise ConfigError(f"[table] chips = {config.table.chips}: at most {MOST_CHIPS:,} chips a seat")
+    house = house_account(config.table.game)
+    ledger = Ledger.open({seat: config.table.chips for seat in config.table.seats} | {h: 0 for h in house}, house)
+    trial = Driver(config.table.game, config.table.seats, bet=config.table.bet,
+                   seat_bets=tuple(config.table.bets.items()), typed_kinds=(), settings=config.settings)
+    try:
+        dealt = start(trial, ledger)
+    except TableError as err:
+        why = str(err).removeprefix("No round: ").removesuffix(f"; {BETS_ARE_SET}")
+        raise ConfigError(f"these settings can never deal a round: {why}; change [table] bet, [table.bets], "
+                          "chips or seats") from None
+    if dealt.sitting_out:
+        seat, why = dealt.sitting_out[0]
+        raise ConfigError(f"[table] {seat} could never play: {why}; change [table] bet, [table.bets] or chips")
+
+
 def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
     if config.table.game not in GAMES:
         raise ConfigError(f"[table] game {config.table.game!r} is not one of {', '.join(GAMES)}")
@@ -229,6 +257,7 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
             eng.parse_bets(settings, text)
         except TableError as err:
             raise ConfigError(f"[table.bets] {seat}: {err}") from None
+    _check_it_deals(config)
     unknown_leds = set(config.gpio.leds) - set(LED_NAMES)
     if unknown_leds:
         raise ConfigError(f"[gpio.leds] unknown LED(s) {sorted(unknown_leds)}; LEDs are {', '.join(LED_NAMES)}")

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from tabletop21.settings import SHORTEST_HOLD, ConfigError, load_config
@@ -98,4 +100,20 @@ def test_bad_settings_are_explained(tmp_path, text, words):
     path = tmp_path / "t.toml"
     path.write_text(text)
     with pytest.raises(ConfigError, match=words):
+        load_config(path)
+
+
+@pytest.mark.parametrize("body, words", [
+    ('[table]\nbet = 101\n', "these settings can never deal a round: no seat can cover its bet"),
+    ('[table]\ngame = "dice-blackjack"\nseats = ["Ann"]\n', "the table seats 2 or more players"),
+    ('[table]\nchips = 9223372036854775807\n', "at most 1,000,000,000 chips a seat"),
+    ('[table]\nseats = ["Ann", "Ben"]\n[table.bets]\nAnn = "200"\n', "Ann could never play"),
+])
+def test_settings_that_can_never_deal_are_refused_when_loaded(tmp_path, body, words):
+    """They passed the settings check and then never dealt a round at the table."""
+    from tabletop21.settings import ConfigError, load_config
+
+    path = tmp_path / "table.toml"
+    path.write_text(body)
+    with pytest.raises(ConfigError, match=re.escape(words)):
         load_config(path)
