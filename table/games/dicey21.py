@@ -19,7 +19,9 @@ def layout(state: rules.State) -> Layout:
     seats: dict[str, tuple[Hand, ...]] = {}
     for hand in state.hands:
         total = str(pay.hand_score(hand.cards, state.dice)) if state.dice and hand.cards else ""
-        seats[hand.seat] = (Hand(tuple(Item.card(c.rank, c.suit) for c in hand.cards), "cards", total),)
+        # Once the dice are down the caption is the hand's score (cards and dice), not a card count.
+        seats[hand.seat] = (Hand(tuple(Item.card(c.rank, c.suit) for c in hand.cards), "score" if total else "cards",
+                                 total),)
     return seats, (Hand(dice, "community dice", str(sum(state.dice)) if state.dice else ""),)
 
 
