@@ -29,9 +29,15 @@ def check_camera(config: ApplianceConfig, open_source: Callable) -> Finding:
         finally:
             source.close()  # a camera left open is busy for the `run` that follows
     except Exception as err:  # noqa: BLE001 - whatever the camera says, the person needs it in words
-        return Finding("camera", False, f"no picture from the {config.camera.source} camera: {err}",
-                       "check the ribbon or USB cable, that no other program uses the camera, "
-                       "and [camera] source in the settings file")
+        said = str(err)
+        if "picamera2" in said and ("not installed" in said or "libcamera" in said or "did not import" in said):
+            fix = "install the camera library as said above; the cable is not the cause"
+        elif config.camera.source not in ("picamera", "webcam"):
+            fix = "point [camera] source at a recorded session folder, or at picamera or webcam"
+        else:
+            fix = ("check the ribbon or USB cable, that no other program uses the camera, "
+                   "and [camera] source in the settings file")
+        return Finding("camera", False, f"no picture from the {config.camera.source} camera: {said}", fix)
     height, width = frame.image.shape[:2]
     return Finding("camera", True, f"{config.camera.source} camera gives {width}x{height} frames",
                    frame_size=(width, height))

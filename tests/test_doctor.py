@@ -130,3 +130,14 @@ def test_doctor_and_run_find_the_settings_file_and_say_which(tmp_path, monkeypat
     assert main(["doctor"]) == 1  # the camera named there gives no picture
     out = capsys.readouterr().out
     assert out.startswith(f"settings: {named} (${SETTINGS_ENV})") and "camera" in out
+
+
+def test_a_missing_camera_library_is_not_blamed_on_the_cable(monkeypatch):
+    def no_picamera2(name):
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+    monkeypatch.setattr("hardware.picamera.import_module", no_picamera2)
+    config = ApplianceConfig(camera=CameraConfig(source="picamera"))
+    found = doctor.check_camera(config, open_source)
+    assert not found.ok and "picamera2 is not installed" in found.says
+    assert "cable" in found.fix and "not the cause" in found.fix
