@@ -3,6 +3,7 @@ one place that knows the camera kinds, the pins and the driver's button words.""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from hardware.controls import GpioControls
@@ -31,5 +32,7 @@ def open_controls(gpio: GpioConfig, pin_factory: object = None) -> GpioControls:
     """The buttons and LEDs on the configured pins, pressed as the driver's words
     (shake, next, and a hold of next as confirm)."""
     shake, next_, confirm = BUTTONS
-    return GpioControls(shake=gpio.shake, next=gpio.next, leds=gpio.leds, names=(shake, next_, confirm),
-                        bounce_time=gpio.bounce_time, hold_time=gpio.hold_time, pin_factory=pin_factory)
+    with warnings.catch_warnings():  # gpiozero's pin-factory fallback warnings: a failure is said in words
+        warnings.simplefilter("ignore")
+        return GpioControls(shake=gpio.shake, next=gpio.next, leds=gpio.leds, names=(shake, next_, confirm),
+                            bounce_time=gpio.bounce_time, hold_time=gpio.hold_time, pin_factory=pin_factory)

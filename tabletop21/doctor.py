@@ -4,6 +4,7 @@ so a person at the table can get going without reading a stack trace."""
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,10 +48,12 @@ def check_gpio(config: ApplianceConfig) -> Finding:
     if not config.gpio.enabled:
         return Finding("gpio", True, "GPIO is off in the settings: keys and touch stand in for the buttons")
     try:
-        from gpiozero import LED, Device
+        with warnings.catch_warnings():  # gpiozero's fallback warnings: the finding says it in words
+            warnings.simplefilter("ignore")
+            from gpiozero import LED, Device
 
-        LED(config.gpio.leds.get("ready", 5)).close()
-        factory = type(Device.pin_factory).__name__
+            LED(config.gpio.leds.get("ready", 5)).close()
+            factory = type(Device.pin_factory).__name__
     except Exception as err:  # noqa: BLE001
         return Finding("gpio", False, f"the GPIO pins cannot be used: {err}",
                        "on a Raspberry Pi add your user to the 'gpio' group; elsewhere set [gpio] enabled = false")
