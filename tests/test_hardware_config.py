@@ -117,3 +117,13 @@ def test_settings_that_can_never_deal_are_refused_when_loaded(tmp_path, body, wo
     path.write_text(body)
     with pytest.raises(ConfigError, match=re.escape(words)):
         load_config(path)
+
+
+def test_the_laptop_settings_file_loads_and_names_a_bundled_session():
+    from pathlib import Path
+
+    from tabletop21.settings import load_config
+
+    root = Path(__file__).resolve().parents[1]
+    config = load_config(root / "docs" / "deploy" / "laptop.toml")
+    assert (root / config.camera.source / "manifest.json").is_file() and not config.gpio.enabled

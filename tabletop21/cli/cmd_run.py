@@ -213,7 +213,9 @@ def _open_camera(config, open_source):
         return open_source(config)
     except (CameraLost, OSError) as err:
         print(f"tabletop21: the camera did not open ({err}); the screen says so and it is tried again. "
-              "Check its cable and [camera] in the settings; `tabletop21 doctor` tells more", file=sys.stderr)
+              "Check its cable and [camera] in the settings; `tabletop21 doctor` tells more. No camera at all? "
+              "`tabletop21 run --config docs/deploy/laptop.toml` plays a recorded session as the camera",
+              file=sys.stderr)
         return None
 
 
