@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tabletop21.progress import progress
 from vision.dice import read_dice
 from vision.image_io import load_bgr
 from vision.settle import SettleDetector
@@ -42,12 +43,12 @@ def _timings(fn, paths: list[Path], load=_frame, passes: int = 1) -> np.ndarray:
     memory stays the reader's own, and loading is not timed."""
     fn(load(paths[0]))  # the first call loads the model: not a per-frame cost
     out = np.zeros((passes, len(paths)))
-    for p in range(passes):
-        for i, path in enumerate(paths):
-            frame = load(path)
-            start = time.perf_counter()
-            fn(frame)
-            out[p, i] = (time.perf_counter() - start) * 1000
+    steps = ((p, i, path) for p in range(passes) for i, path in enumerate(paths))
+    for p, i, path in progress(steps, passes * len(paths), "frames timed"):
+        frame = load(path)
+        start = time.perf_counter()
+        fn(frame)
+        out[p, i] = (time.perf_counter() - start) * 1000
     return out
 
 
