@@ -1,6 +1,6 @@
 """Seeded random damage over a real bankroll file, opened as `run` and `doctor` open it.
 
-    python tools/bank_damage.py [--cases 400] [--seed 1]
+    python -m tools.bank_damage [--cases 400] [--seed 1]
 
 A bankroll file is made by the store itself (seats opened, rounds of Dice Blackjack
 dealt, settled and one left open, a copy kept beside it as the table keeps one), and
