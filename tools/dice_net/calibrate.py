@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, load_photos
+from tools.dice_net.data import DEFAULT_DATA, is_val, kept_sources, leave_spec, left_out, load_photos
 from tools.dice_net.evaluate import match
 
 
@@ -29,13 +29,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--config", type=Path, required=True)
-    ap.add_argument("--leave-out", action="append", default=[], choices=PHOTO_SOURCES)
+    ap.add_argument("--leave-out", action="append", default=[], type=leave_spec, help="SOURCE or SOURCE@K/N")
     ap.add_argument("--max-wrong", type=float, default=0.002)
     a = ap.parse_args(argv)
     from vision.dice_net import candidates
 
-    sources = [s for s in PHOTO_SOURCES if s not in a.leave_out]
-    photos = [p for p in load_photos(a.data, sources) if is_val(p)]
+    sources = kept_sources(a.leave_out)
+    photos = [p for p in load_photos(a.data, sources) if is_val(p) and not left_out(p, a.leave_out)]
     per_photo = []
     for ph in photos:
         per_photo.append((candidates(ph.load(), a.config, min_score=0.05), ph.dice))

@@ -128,3 +128,32 @@ def crop_square(img: np.ndarray, cx: float, cy: float, side: float, out: int, an
     m[0, 2] += out / 2 - cx
     m[1, 2] += out / 2 - cy
     return cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+# ---------------------------------------------------------------- leaving sources (or parts) out
+
+def leave_spec(text: str) -> tuple[str, int, int]:
+    """`SOURCE` (all of it) or `SOURCE@K/N` (part K of N, split by photo group): an
+    argparse type for --leave-out."""
+    source, _, part = text.partition("@")
+    if source not in PHOTO_SOURCES:
+        raise ValueError(f"{source!r} is none of {', '.join(PHOTO_SOURCES)}")
+    if not part:
+        return source, 0, 0
+    k, n = (int(v) for v in part.split("/"))
+    if not 0 <= k < n:
+        raise ValueError(f"part {k} of {n}?")
+    return source, k, n
+
+
+def part_of(photo: Photo, n: int) -> int:
+    return hashlib.sha1(f"part:{photo.source}/{photo.group}".encode()).digest()[0] % n
+
+
+def left_out(photo: Photo, specs) -> bool:
+    return any(photo.source == s and (n == 0 or part_of(photo, n) == k) for s, k, n in specs)
+
+
+def kept_sources(specs) -> list[str]:
+    """The sources that keep at least some photos."""
+    return [s for s in PHOTO_SOURCES if not any(s == s2 and n == 0 for s2, _, n in specs)]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, load_photos
+from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, leave_spec, left_out, load_photos
 
 
 def match(centers: list, labels: list) -> list:
@@ -97,11 +97,12 @@ def main(argv=None):
     ap.add_argument("--config", type=Path, help="dice_net.json (default: the shipped vision/models)")
     ap.add_argument("--source", action="append", choices=PHOTO_SOURCES)
     ap.add_argument("--split", choices=("val", "train", "all"), default="val")
+    ap.add_argument("--only", type=leave_spec, help="SOURCE@K/N: only that part of a source (a fold left out)")
     a = ap.parse_args(argv)
     import onnxruntime  # noqa: F401  (fail early if missing)
     from vision.dice_net import read_dice_net
 
-    sources = a.source or list(PHOTO_SOURCES)
+    sources = [a.only[0]] if a.only else a.source or list(PHOTO_SOURCES)
     print(f"config {a.config or 'vision/models/dice_net.json'}, split {a.split}")
     print(HEADER)
     times = []
@@ -110,6 +111,8 @@ def main(argv=None):
         t = Tally()
         for ph in load_photos(a.data, [source]):
             if a.split != "all" and is_val(ph) != (a.split == "val"):
+                continue
+            if a.only and not left_out(ph, [a.only]):
                 continue
             img = ph.load()
             t0 = time.perf_counter()

@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 import torch
 
-from tools.dice_net.data import DEFAULT_DATA, PAD_VALUE, PHOTO_SOURCES, is_val, load_photos, photometric, rot_flip
+from tools.dice_net.data import (DEFAULT_DATA, PAD_VALUE, is_val, kept_sources, leave_spec, left_out, load_photos,
+                                 photometric, rot_flip)
 from tools.dice_net.models import Detector
 
 INPUT = 320  # run-time letterbox size
@@ -104,7 +105,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--leave-out", action="append", default=[], choices=PHOTO_SOURCES)
+    ap.add_argument("--leave-out", action="append", default=[], type=leave_spec, help="SOURCE or SOURCE@K/N")
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=12)
     ap.add_argument("--size", type=int, default=256)
@@ -117,8 +118,9 @@ def main(argv=None):
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     a.out.mkdir(parents=True, exist_ok=True)
-    sources = [s for s in PHOTO_SOURCES if s not in a.leave_out]
-    photos = [p for p in load_photos(a.data, sources) if a.all_photos or not is_val(p)]
+    sources = kept_sources(a.leave_out)
+    photos = [p for p in load_photos(a.data, sources)
+              if (a.all_photos or not is_val(p)) and not left_out(p, a.leave_out)]
     by_source = {s: [p for p in photos if p.source == s] for s in sources}
     print(f"train photos: {', '.join(f'{s} {len(v)}' for s, v in by_source.items())}", flush=True)
 

@@ -24,8 +24,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tools.dice_net.data import (DEFAULT_DATA, PHOTO_SOURCES, crop_is_val, crop_square, is_val, load_crops,
-                                 load_photos, photometric)
+from tools.dice_net.data import (DEFAULT_DATA, crop_is_val, crop_square, is_val, kept_sources, leave_spec,
+                                 left_out, load_crops, load_photos, photometric)
 from tools.dice_net.models import Face
 
 FACE = 40  # classifier input, px
@@ -40,13 +40,13 @@ def _patch(img, box):
     return crop_square(img, (x0 + x1) / 2, (y0 + y1) / 2, side * PATCH_SCALE, PATCH)
 
 
-def collect(data, sources, val, hard=None, rng=None):
+def collect(data, sources, val, hard=None, rng=None, leave=()):
     """Patches (N x PATCH x PATCH x 3 uint8) and labels (0..6) from the photos of `sources`
     in the train (val=False) or val split, plus dice-crops."""
     rng = rng or np.random.default_rng(0)
     patches, labels = [], []
     for ph in load_photos(data, sources):
-        if is_val(ph) != val:
+        if is_val(ph) != val or left_out(ph, leave):
             continue
         img = ph.load()
         h, w = img.shape[:2]
@@ -120,7 +120,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--leave-out", action="append", default=[], choices=PHOTO_SOURCES)
+    ap.add_argument("--leave-out", action="append", default=[], type=leave_spec, help="SOURCE or SOURCE@K/N")
     ap.add_argument("--steps", type=int, default=2500)
     ap.add_argument("--batch", type=int, default=96)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -132,11 +132,11 @@ def main(argv=None):
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     a.out.mkdir(parents=True, exist_ok=True)
-    sources = [s for s in PHOTO_SOURCES if s not in a.leave_out]
+    sources = kept_sources(a.leave_out)
     rng = np.random.default_rng(a.seed)
     hard = list(np.load(a.hard)["patches"]) if a.hard else None
-    X, Y = collect(a.data, sources, val=False, hard=hard, rng=rng)
-    Xv, Yv = collect(a.data, sources, val=True, rng=np.random.default_rng(a.seed + 1))
+    X, Y = collect(a.data, sources, val=False, hard=hard, rng=rng, leave=a.leave_out)
+    Xv, Yv = collect(a.data, sources, val=True, rng=np.random.default_rng(a.seed + 1), leave=a.leave_out)
     print(f"train patches {len(X)} per class {np.bincount(Y, minlength=7).tolist()}; val {len(Xv)}", flush=True)
     xv = torch.from_numpy(np.stack([augment(p, None, False) for p in Xv])).permute(0, 3, 1, 2).float() / 255 - 0.5
     yv = torch.from_numpy(Yv)
