@@ -128,7 +128,13 @@ def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None 
     crop_scale = float(cfg["face"]["crop_scale"])
     crops = np.stack([_crop_square(frame, d["center"][0], d["center"][1], max(d["w"], d["h"], 4.0) * crop_scale, fsize)
                       for d in kept])
-    probs = nets.face.run(None, {nets.face_in: crops.transpose(0, 3, 1, 2).astype(np.float32)})[0]
+    batch = crops.transpose(0, 3, 1, 2).astype(np.float32)
+    turns = int(cfg["face"].get("tta", 1))  # also read the crop turned by 90, 180, 270 degrees: mean of the reads
+    if turns > 1:
+        batch = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(turns)])
+    probs = nets.face.run(None, {nets.face_in: np.ascontiguousarray(batch)})[0]
+    if turns > 1:
+        probs = probs.reshape(turns, len(kept), -1).mean(0)
     for d, p in zip(kept, probs):
         cx, cy = d["center"]
         d["box"] = (max(0.0, cx - d["w"] / 2), max(0.0, cy - d["h"] / 2),

@@ -76,7 +76,7 @@ def crop_is_val(key: str) -> bool:
 
 # ---------------------------------------------------------------- photometric augmentation
 
-def photometric(img: np.ndarray, rng: np.random.Generator, grey_p=0.3) -> np.ndarray:
+def photometric(img: np.ndarray, rng: np.random.Generator, grey_p=0.3, blur=(0.5, 1.6)) -> np.ndarray:
     """Colour casts, brightness/contrast, grey, blur, noise, JPEG: on a uint8 BGR image."""
     x = img.astype(np.float32)
     if rng.random() < 0.8:
@@ -92,7 +92,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, grey_p=0.3) -> np.nda
         g = x @ np.array([0.114, 0.587, 0.299], np.float32)
         x = np.repeat(g[..., None], 3, axis=2)
     if rng.random() < 0.25:
-        k = rng.uniform(0.5, 1.6)
+        k = rng.uniform(*blur)
         x = cv2.GaussianBlur(x, (0, 0), k)
     if rng.random() < 0.3:
         x = x + rng.normal(0, rng.uniform(2, 10), size=x.shape).astype(np.float32)

@@ -38,7 +38,7 @@ def export(run: Path, dest: Path) -> Path:
         "detector": {"file": "dice_detector.onnx", "input": INPUT, "stride": STRIDE,
                      "threshold": old.get("detector", {}).get("threshold", 0.3), "max_dice": 64},
         "face": {"file": "dice_face.onnx", "input": FACE, "crop_scale": CROP_SCALE,
-                 "classes": ["not a die", 1, 2, 3, 4, 5, 6],
+                 "classes": ["not a die", 1, 2, 3, 4, 5, 6], "tta": old.get("face", {}).get("tta", 1),
                  "threshold": old.get("face", {}).get("threshold", 0.9),
                  "not_die_threshold": old.get("face", {}).get("not_die_threshold", 0.5)},
         "pad_value": PAD_VALUE,

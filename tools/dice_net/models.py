@@ -61,7 +61,7 @@ class Face(nn.Module):
         a, b, c, d = w
         self.f = nn.Sequential(
             cbr(3, a), nn.MaxPool2d(2),
-            cbr(a, b), nn.MaxPool2d(2),
+            cbr(a, b), cbr(b, b), nn.MaxPool2d(2),
             cbr(b, c), cbr(c, c), nn.MaxPool2d(2),
             cbr(c, d), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
             nn.Dropout(0.2), nn.Linear(d, 7))

@@ -29,7 +29,7 @@ from tools.dice_net.data import (DEFAULT_DATA, crop_is_val, crop_square, is_val,
 from tools.dice_net.models import Face
 
 FACE = 40  # classifier input, px
-CROP_SCALE = 1.25  # crop side / box long side, at run time
+CROP_SCALE = 1.15  # crop side / box long side, at run time
 PATCH = 96  # stored patch, px, covering PATCH_SCALE x the box's long side
 PATCH_SCALE = 2.4
 
@@ -101,18 +101,18 @@ def augment(patch, rng, jitter=True):
     c = PATCH / 2
     side = PATCH / PATCH_SCALE * CROP_SCALE
     if jitter:
-        side *= math.exp(rng.uniform(math.log(0.8), math.log(1.3)))
-        c_x = c + rng.uniform(-0.15, 0.15) * PATCH / PATCH_SCALE
-        c_y = c + rng.uniform(-0.15, 0.15) * PATCH / PATCH_SCALE
+        side *= math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
+        c_x = c + rng.uniform(-0.1, 0.1) * PATCH / PATCH_SCALE
+        c_y = c + rng.uniform(-0.1, 0.1) * PATCH / PATCH_SCALE
         angle = rng.uniform(0, 360)
         out = crop_square(patch, c_x, c_y, side, FACE, angle)
         if rng.random() < 0.5:
             out = np.ascontiguousarray(out[:, ::-1])
         # at run time the crop is cut from a frame at any size: blur/pixelate like a small die
-        if rng.random() < 0.3:
-            s = int(rng.integers(14, FACE))
+        if rng.random() < 0.15:
+            s = int(rng.integers(20, FACE))
             out = cv2.resize(cv2.resize(out, (s, s), interpolation=cv2.INTER_AREA), (FACE, FACE))
-        return photometric(out, rng, grey_p=0.35)
+        return photometric(out, rng, grey_p=0.35, blur=(0.3, 0.9))
     return crop_square(patch, c, c, side, FACE)
 
 
@@ -162,7 +162,7 @@ def main(argv=None):
         lr = a.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + math.cos(math.pi * step / a.steps))
         for g in opt.param_groups:
             g["lr"] = lr
-        loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+        loss = F.cross_entropy(model(x), y)  # no smoothing: it would cap the confidence the threshold needs
         opt.zero_grad()
         loss.backward()
         opt.step()
