@@ -24,8 +24,9 @@ def export(run: Path, dest: Path) -> Path:
     det = Detector()
     det.load_state_dict(torch.load(run / "det.pt"))
     det.eval()
-    face = Face()
-    face.load_state_dict(torch.load(run / "face.pt"))
+    st = torch.load(run / "face.pt")
+    face = Face(tuple(st["widths"])) if "widths" in st else Face()
+    face.load_state_dict(st["model"] if "widths" in st else st)
     face.eval()
     torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / "dice_detector.onnx"),
                       input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False)

@@ -128,6 +128,7 @@ def main(argv=None):
     ap.add_argument("--ckpt-every", type=int, default=250)
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--hard", type=Path, help="npz of hard negative patches (false detections)")
+    ap.add_argument("--widths", default="16,32,48,64", help="the classifier's channel widths, 4 numbers")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -142,7 +143,8 @@ def main(argv=None):
     yv = torch.from_numpy(Yv)
 
     torch.manual_seed(a.seed)
-    model = Face()
+    widths = tuple(int(v) for v in a.widths.split(","))
+    model = Face(widths)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     step = 0
     ckpt = a.out / "face_last.pt"
@@ -181,7 +183,7 @@ def main(argv=None):
         if step % a.ckpt_every == 0 or step == a.steps:
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt.with_suffix(".tmp"))
             os.replace(ckpt.with_suffix(".tmp"), ckpt)
-    torch.save(model.state_dict(), a.out / "face.pt")
+    torch.save({"widths": widths, "model": model.state_dict()}, a.out / "face.pt")
     print("done", flush=True)
 
 
