@@ -120,4 +120,4 @@ def test_reads_real_photos(dice_photos):
     assert total == 34
     assert found >= 33, f"{found} of {total} dice found"
     assert wrong == 0 and phantoms == 0
-    assert loose_right >= 25, f"{loose_right} of {total} dice read right at face threshold 0.9"
+    assert loose_right >= 29, f"{loose_right} of {total} dice read right at face threshold 0.9"

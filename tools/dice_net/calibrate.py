@@ -6,8 +6,8 @@ models were trained on) and write them into the run's dice_net.json.
 
 For each detector threshold and not-a-die threshold on a grid, the face threshold is the
 lowest at which at most --max-wrong (0.2%) of the dice read on the held-out photos are
-read wrong; of those settings the one with most dice right less phantoms and stray
-refusals is kept."""
+read wrong; of those settings the one with most dice right less phantoms, stray
+refusals and dice missed (neither read nor refused) is kept."""
 
 from __future__ import annotations
 
@@ -69,7 +69,8 @@ def main(argv=None):
                 phantom = int(((status == -1) & read).sum())
                 stray = int(((status == -1) & ~read).sum())
                 unread = int(((status >= 1) & ~read).sum())
-                score = right - phantom - stray
+                missed = n_dice - int((status >= 1).sum())  # not even refused: worse than unreadable
+                score = right - phantom - stray - missed
                 if wrong > a.max_wrong * max(right + wrong, 1):
                     key = (-wrong / max(right + wrong, 1), score)
                     if fallback is None or key > fallback[0]:

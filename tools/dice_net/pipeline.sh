@@ -14,7 +14,7 @@ LO=(); [ -n "$LEAVE" ] && LO=(--leave-out "$LEAVE")
 mkdir -p "$RUN"
 [ -f "$RUN/det.pt" ] || $PY -m tools.dice_net.train_det --out "$RUN" "${LO[@]}" --steps "$DET_STEPS" --resume
 [ -f "$RUN/hard.npz" ] || $PY -m tools.dice_net.mine --run "$RUN" "${LO[@]}"
-[ -f "$RUN/face.pt" ] || $PY -m tools.dice_net.train_face --out "$RUN" "${LO[@]}" --steps "$FACE_STEPS" --resume --hard "$RUN/hard.npz"
+[ -f "$RUN/face.pt" ] || $PY -m tools.dice_net.train_face --out "$RUN" "${LO[@]}" --steps "$FACE_STEPS" --resume --hard "$RUN/hard.npz" --widths "${FACE_WIDTHS:-24,48,64,96}"
 $PY -m tools.dice_net.export --run "$RUN" 2>/dev/null
 $PY -m tools.dice_net.calibrate --config "$RUN/onnx/dice_net.json" "${LO[@]}"
 if [[ "$LEAVE" == *@* ]]; then

@@ -128,7 +128,7 @@ def main(argv=None):
     ap.add_argument("--ckpt-every", type=int, default=250)
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--hard", type=Path, help="npz of hard negative patches (false detections)")
-    ap.add_argument("--widths", default="16,32,48,64", help="the classifier's channel widths, 4 numbers")
+    ap.add_argument("--widths", default="24,48,64,96", help="the classifier's channel widths, 4 numbers")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
