@@ -1,0 +1,159 @@
+"""Data for the learned dice reader: the labelled photo sources, a fixed held-out split,
+and the augmentation shared by the detector and the face classifier.
+
+Photos are read from the shared data folder (default `../shared/data` relative to the
+repository root) and are never copied into the repository."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_DATA = REPO.parent / "shared" / "data"
+PHOTO_SOURCES = ("dice-d6-photos", "dice-aws", "dice-webcam-gray")
+CROP_SOURCE = "dice-crops"
+PAD_VALUE = 114  # letterbox fill, the same at training and at run time
+VAL_PERCENT = 15
+
+
+@dataclass
+class Photo:
+    source: str
+    path: Path
+    dice: list  # [{"value": int|None, "box": [x0,y0,x1,y1]}]
+    group: str  # split key: photos of one group never straddle train and val
+
+    def load(self) -> np.ndarray:
+        img = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        if img is None:
+            raise OSError(f"cannot read {self.path}")
+        return img
+
+
+def _group(source: str, name: str) -> str:
+    if source == "dice-webcam-gray":
+        return name[:5]  # the export's prefix: one prefix holds related photos
+    if source == "dice-aws" and name.startswith("IMG_"):
+        return name[:17]  # IMG_20191112_1012: one minute of one session
+    return name
+
+
+def is_val(photo: Photo) -> bool:
+    h = hashlib.sha1(f"{photo.source}/{photo.group}".encode()).digest()
+    return h[0] * 100 // 256 < VAL_PERCENT
+
+
+def load_photos(data: Path, sources=PHOTO_SOURCES) -> list[Photo]:
+    photos = []
+    for source in sources:
+        labels = json.loads((data / source / "labels.json").read_text())
+        for name in sorted(labels):
+            photos.append(Photo(source, data / source / "images" / name, labels[name]["dice"], _group(source, name)))
+    return photos
+
+
+def load_crops(data: Path) -> list[tuple[Path, int, str]]:
+    out = []
+    root = data / CROP_SOURCE / "images"
+    for src in sorted(root.iterdir()):
+        for vdir in sorted(src.iterdir()):
+            for f in sorted(vdir.iterdir()):
+                out.append((f, int(vdir.name), f"{src.name}/{f.name}"))
+    return out
+
+
+def crop_is_val(key: str) -> bool:
+    # split by photo: chase crops share a photo named before "_D_detection", skovy by frame
+    stem = key.split("_D_detection")[0].split("-die-")[0]
+    return hashlib.sha1(stem.encode()).digest()[0] * 100 // 256 < VAL_PERCENT
+
+
+# ---------------------------------------------------------------- photometric augmentation
+
+def photometric(img: np.ndarray, rng: np.random.Generator, grey_p=0.3, blur=(0.5, 1.6)) -> np.ndarray:
+    """Colour casts, brightness/contrast, grey, blur, noise, JPEG: on a uint8 BGR image."""
+    x = img.astype(np.float32)
+    if rng.random() < 0.8:
+        gain = rng.uniform(0.6, 1.4) * rng.uniform(0.85, 1.15, size=3)
+        bias = rng.uniform(-30, 30) + rng.uniform(-12, 12, size=3)
+        x = x * gain + bias
+    if rng.random() < 0.3:  # contrast around the mean
+        m = x.mean()
+        x = (x - m) * rng.uniform(0.6, 1.3) + m
+    if rng.random() < 0.2:  # gamma
+        x = 255.0 * (np.clip(x, 0, 255) / 255.0) ** rng.uniform(0.7, 1.5)
+    if rng.random() < grey_p:
+        g = x @ np.array([0.114, 0.587, 0.299], np.float32)
+        x = np.repeat(g[..., None], 3, axis=2)
+    if rng.random() < 0.25:
+        k = rng.uniform(*blur)
+        x = cv2.GaussianBlur(x, (0, 0), k)
+    if rng.random() < 0.3:
+        x = x + rng.normal(0, rng.uniform(2, 10), size=x.shape).astype(np.float32)
+    out = np.clip(x, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        q = int(rng.integers(30, 90))
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def rot_flip(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator):
+    """A random 90-degree turn and mirror of a square image, boxes carried along."""
+    size = img.shape[0]
+    k = int(rng.integers(4))
+    b = boxes.copy()
+    for _ in range(k):  # counter-clockwise by 90: (x, y) -> (y, size - x)
+        img = np.ascontiguousarray(np.rot90(img))
+        b = np.stack([b[:, 1], size - b[:, 2], b[:, 3], size - b[:, 0]], 1) if len(b) else b
+    if rng.random() < 0.5:
+        img = np.ascontiguousarray(img[:, ::-1])
+        b = np.stack([size - b[:, 2], b[:, 1], size - b[:, 0], b[:, 3]], 1) if len(b) else b
+    return img, b
+
+
+# ---------------------------------------------------------------- face crops
+
+def crop_square(img: np.ndarray, cx: float, cy: float, side: float, out: int, angle: float = 0.0) -> np.ndarray:
+    """The square of `side` px centred on (cx, cy), turned by `angle` degrees, as out x out.
+    The run-time reader uses this with angle 0."""
+    s = out / side
+    m = cv2.getRotationMatrix2D((cx, cy), angle, s)
+    m[0, 2] += out / 2 - cx
+    m[1, 2] += out / 2 - cy
+    return cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+# ---------------------------------------------------------------- leaving sources (or parts) out
+
+def leave_spec(text: str) -> tuple[str, int, int]:
+    """`SOURCE` (all of it) or `SOURCE@K/N` (part K of N, split by photo group): an
+    argparse type for --leave-out."""
+    source, _, part = text.partition("@")
+    if source not in PHOTO_SOURCES:
+        raise ValueError(f"{source!r} is none of {', '.join(PHOTO_SOURCES)}")
+    if not part:
+        return source, 0, 0
+    k, n = (int(v) for v in part.split("/"))
+    if not 0 <= k < n:
+        raise ValueError(f"part {k} of {n}?")
+    return source, k, n
+
+
+def part_of(photo: Photo, n: int) -> int:
+    return hashlib.sha1(f"part:{photo.source}/{photo.group}".encode()).digest()[0] % n
+
+
+def left_out(photo: Photo, specs) -> bool:
+    return any(photo.source == s and (n == 0 or part_of(photo, n) == k) for s, k, n in specs)
+
+
+def kept_sources(specs) -> list[str]:
+    """The sources that keep at least some photos."""
+    return [s for s in PHOTO_SOURCES if not any(s == s2 and n == 0 for s2, _, n in specs)]

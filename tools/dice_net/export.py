@@ -1,0 +1,62 @@
+"""Export a run's detector and face classifier to ONNX with a dice_net.json beside them.
+
+    python -m tools.dice_net.export --run runs/all            # -> runs/all/onnx/
+    python -m tools.dice_net.export --run runs/all --dest vision/models
+
+Thresholds in the JSON start at safe defaults; tools.dice_net.calibrate sets them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import torch
+
+from tools.dice_net.data import PAD_VALUE
+from tools.dice_net.models import Detector, DetectorExport, Face, FaceExport
+from tools.dice_net.train_det import INPUT, STRIDE
+from tools.dice_net.train_face import CROP_SCALE, FACE
+
+
+def export(run: Path, dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    det = Detector()
+    det.load_state_dict(torch.load(run / "det.pt"))
+    det.eval()
+    st = torch.load(run / "face.pt")
+    face = Face(tuple(st["widths"])) if "widths" in st else Face()
+    face.load_state_dict(st["model"] if "widths" in st else st)
+    face.eval()
+    torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / "dice_detector.onnx"),
+                      input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False)
+    torch.onnx.export(FaceExport(face), torch.zeros(2, 3, FACE, FACE), str(dest / "dice_face.onnx"),
+                      input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
+    cfg_path = dest / "dice_net.json"
+    old = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
+    cfg = {
+        "detector": {"file": "dice_detector.onnx", "input": INPUT, "stride": STRIDE,
+                     "threshold": old.get("detector", {}).get("threshold", 0.3), "max_dice": 64},
+        "face": {"file": "dice_face.onnx", "input": FACE, "crop_scale": CROP_SCALE,
+                 "classes": ["not a die", 1, 2, 3, 4, 5, 6], "tta": old.get("face", {}).get("tta", 1),
+                 "threshold": old.get("face", {}).get("threshold", 0.9),
+                 "not_die_threshold": old.get("face", {}).get("not_die_threshold", 0.5)},
+        "pad_value": PAD_VALUE,
+        "trained": json.loads((run / "about.json").read_text()) if (run / "about.json").exists() else {},
+        "calibration": old.get("calibration", {}),
+    }
+    cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
+    return cfg_path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", type=Path, required=True)
+    ap.add_argument("--dest", type=Path)
+    a = ap.parse_args(argv)
+    print(export(a.run, a.dest or a.run / "onnx"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""The two networks: a small CenterNet-style die detector (centre heatmap + box size at
+stride 4) and a face classifier (7 classes: 0 = not a die, 1..6 = the value up)."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+
+def cbr(cin, cout, stride=1, k=3, groups=1):
+    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, k // 2, groups=groups, bias=False),
+                         nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class Detector(nn.Module):
+    """Input N x 3 x H x W (BGR, 0..1), H and W multiples of 16. Output N x 3 x H/4 x W/4:
+    channel 0 the centre heatmap (sigmoid applied in `forward_export`), 1-2 log(box w, h / 4)."""
+
+    def __init__(self, w=(12, 24, 40, 64)):
+        super().__init__()
+        a, b, c, d = w
+        self.s2 = cbr(3, a, 2)
+        self.s4 = nn.Sequential(cbr(a, b, 2), cbr(b, b))
+        self.s8 = nn.Sequential(cbr(b, c, 2), cbr(c, c))
+        self.s16 = nn.Sequential(cbr(c, d, 2), cbr(d, d), cbr(d, d))
+        self.lat8 = nn.Conv2d(c, d, 1)
+        self.up8 = cbr(d, c)
+        self.lat4 = nn.Conv2d(b, c, 1)
+        self.up4 = cbr(c, b)
+        self.head = nn.Sequential(cbr(b, b), nn.Conv2d(b, 3, 1))
+        nn.init.constant_(self.head[-1].bias, 0.0)
+        with torch.no_grad():
+            self.head[-1].bias[0] = -4.0  # a rare positive: start the heatmap low
+
+    def forward(self, x):
+        x2 = self.s2(x)
+        x4 = self.s4(x2)
+        x8 = self.s8(x4)
+        x16 = self.s16(x8)
+        y8 = self.up8(F.interpolate(x16, scale_factor=2.0, mode="nearest") + self.lat8(x8))
+        y4 = self.up4(F.interpolate(y8, scale_factor=2.0, mode="nearest") + self.lat4(x4))
+        return self.head(y4)
+
+
+class DetectorExport(nn.Module):
+    def __init__(self, det):
+        super().__init__()
+        self.det = det
+
+    def forward(self, x):  # x: N x 3 x H x W uint8-range float BGR
+        y = self.det(x / 255.0 - 0.5)
+        return torch.cat([torch.sigmoid(y[:, :1]), y[:, 1:]], 1)
+
+
+class Face(nn.Module):
+    """Input N x 3 x S x S (BGR 0..1). Output N x 7 logits."""
+
+    def __init__(self, w=(16, 32, 48, 64)):
+        super().__init__()
+        a, b, c, d = w
+        self.f = nn.Sequential(
+            cbr(3, a), nn.MaxPool2d(2),
+            cbr(a, b), cbr(b, b), nn.MaxPool2d(2),
+            cbr(b, c), cbr(c, c), nn.MaxPool2d(2),
+            cbr(c, d), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            nn.Dropout(0.2), nn.Linear(d, 7))
+
+    def forward(self, x):
+        return self.f(x)
+
+
+class FaceExport(nn.Module):
+    def __init__(self, face):
+        super().__init__()
+        self.face = face
+
+    def forward(self, x):
+        return torch.softmax(self.face(x / 255.0 - 0.5), 1)

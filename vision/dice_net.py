@@ -1,0 +1,187 @@
+"""A learned six-sided-dice reader: a small CenterNet-style detector finds each die (centre
+heatmap and box size at stride 4 on the frame letterboxed to a square), then a face
+classifier reads the value up from a square crop round each die (7 classes: not a die,
+1..6). A die is read only when the classifier is sure (a softmax threshold chosen on
+held-out photos); otherwise it is reported unreadable with a reason. Both networks are
+ONNX files in vision/models/, run with onnxruntime on one thread; `dice_net.json` beside
+them holds the input sizes and thresholds. Trained by tools/dice_net (docs/vision-dice-net.md).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from vision.types import Die, TableRead, Unreadable
+
+MODELS = Path(__file__).resolve().parent / "models"
+CONFIG = MODELS / "dice_net.json"
+
+_lock = threading.Lock()
+_cache: dict[str, "_Nets"] = {}
+
+
+class _Nets:
+    """The two ONNX sessions and the settings that go with them, made once per config."""
+
+    def __init__(self, config_path: Path):
+        cfg = json.loads(Path(config_path).read_text())
+        self.cfg = cfg
+        base = Path(config_path).parent
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.log_severity_level = 3
+        prov = ["CPUExecutionProvider"]
+        self.det = ort.InferenceSession(str(base / cfg["detector"]["file"]), opts, providers=prov)
+        self.face = ort.InferenceSession(str(base / cfg["face"]["file"]), opts, providers=prov)
+        self.det_in = self.det.get_inputs()[0].name
+        self.face_in = self.face.get_inputs()[0].name
+
+
+def _nets(config_path: Path | str | None = None) -> _Nets:
+    key = str(Path(config_path or CONFIG).resolve())
+    with _lock:
+        nets = _cache.get(key)
+        if nets is None:
+            nets = _cache[key] = _Nets(Path(key))
+    return nets
+
+
+def _check_frame(frame) -> np.ndarray:
+    if not isinstance(frame, np.ndarray):
+        raise TypeError(f"read_dice_net wants an image as a numpy array, not {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise TypeError(f"read_dice_net wants an 8-bit image (uint8), not {frame.dtype}")
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    elif frame.ndim == 3 and frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError(f"read_dice_net wants an H x W x 3 BGR image, not shape {frame.shape}")
+    if min(frame.shape[:2]) < 16:
+        raise ValueError(f"read_dice_net wants an image of at least 16 x 16 px, not {frame.shape[1]} x {frame.shape[0]}")
+    return frame
+
+
+def _crop_square(img, cx, cy, side, out):
+    """Same cut as tools/dice_net/data.crop_square with no turn."""
+    s = out / side
+    m = np.array([[s, 0.0, out / 2 - cx * s], [0.0, s, out / 2 - cy * s]], np.float32)
+    return cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None = None) -> list[dict]:
+    """Every detection above `min_score` (default: the config's detector threshold) with
+    its box in frame pixels, detector score and the classifier's 7 probabilities."""
+    frame = _check_frame(frame_bgr)
+    nets = _nets(config_path)
+    cfg = nets.cfg
+    size = int(cfg["detector"]["input"])
+    stride = int(cfg["detector"]["stride"])
+    thr = float(cfg["detector"]["threshold"] if min_score is None else min_score)
+    h, w = frame.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    canvas = np.full((size, size, 3), int(cfg.get("pad_value", 114)), np.uint8)
+    canvas[:nh, :nw] = small
+    x = canvas.transpose(2, 0, 1)[None].astype(np.float32)
+    out = nets.det.run(None, {nets.det_in: x})[0][0]
+    heat = np.ascontiguousarray(out[0])
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= thr)
+    ys, xs = np.nonzero(peaks)
+    if len(ys) == 0:
+        return []
+    order = np.argsort(-heat[ys, xs])[: int(cfg["detector"].get("max_dice", 64))]
+    ys, xs = ys[order], xs[order]
+    g = heat.shape[0]
+    dets = []
+    for y, x_ in zip(ys, xs):
+        # sub-cell centre: the heat-weighted mean over the 3x3 round the peak
+        y0, y1, x0, x1 = max(0, y - 1), min(g, y + 2), max(0, x_ - 1), min(g, x_ + 2)
+        patch = heat[y0:y1, x0:x1]
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        cy = ((yy * patch).sum() / patch.sum() + 0.5) * stride / scale
+        cx = ((xx * patch).sum() / patch.sum() + 0.5) * stride / scale
+        bw = float(np.exp(np.clip(out[1, y, x_], -3, 6))) * stride / scale
+        bh = float(np.exp(np.clip(out[2, y, x_], -3, 6))) * stride / scale
+        if not (0 <= cx < w and 0 <= cy < h):
+            continue  # a peak in the letterbox padding
+        dets.append({"center": (float(cx), float(cy)), "w": bw, "h": bh, "score": float(heat[y, x_])})
+    # one die, one read: drop a weaker peak whose centre lies well inside a stronger one's box
+    kept = []
+    for d in dets:
+        cx, cy = d["center"]
+        if any(abs(cx - k["center"][0]) < 0.3 * k["w"] and abs(cy - k["center"][1]) < 0.3 * k["h"] for k in kept):
+            continue
+        kept.append(d)
+    if not kept:
+        return []
+    fsize = int(cfg["face"]["input"])
+    crop_scale = float(cfg["face"]["crop_scale"])
+    crops = np.stack([_crop_square(frame, d["center"][0], d["center"][1], max(d["w"], d["h"], 4.0) * crop_scale, fsize)
+                      for d in kept])
+    batch = crops.transpose(0, 3, 1, 2).astype(np.float32)
+    turns = int(cfg["face"].get("tta", 1))  # also read the crop turned by 90, 180, 270 degrees: mean of the reads
+    if turns > 1:
+        batch = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(turns)])
+    probs = nets.face.run(None, {nets.face_in: np.ascontiguousarray(batch)})[0]
+    if turns > 1:
+        probs = probs.reshape(turns, len(kept), -1).mean(0)
+    for d, p in zip(kept, probs):
+        cx, cy = d["center"]
+        d["box"] = (max(0.0, cx - d["w"] / 2), max(0.0, cy - d["h"] / 2),
+                    min(float(w), cx + d["w"] / 2), min(float(h), cy + d["h"] / 2))
+        d["probs"] = p.astype(float)
+    return kept
+
+
+def decide(cands: list[dict], face_threshold: float, not_die_threshold: float) -> TableRead:
+    dice, unreadable = [], []
+    for d in cands:
+        p = d["probs"]
+        if p[0] >= not_die_threshold:
+            continue  # the classifier says bare table or a die's edge
+        value = int(np.argmax(p[1:])) + 1
+        conf = float(p[value])
+        if conf >= face_threshold:
+            dice.append(Die(value, d["center"], d["box"], min(1.0, max(0.0, conf))))
+            continue
+        second = int(np.argsort(p[1:])[-2]) + 1
+        if p[0] > conf:
+            reason = f"not sure this is a die (die {1 - p[0]:.2f}); move it into clear view"
+        else:
+            reason = f"cannot read this die's value for sure ({value}: {conf:.2f}, {second}: {p[second]:.2f}); re-roll it"
+        unreadable.append(Unreadable("die", d["center"], reason, d["box"]))
+    dice.sort(key=lambda d: (d.center[1], d.center[0]))
+    unreadable.sort(key=lambda u: (u.center[1], u.center[0]))
+    return TableRead(dice=tuple(dice), unreadable=tuple(unreadable))
+
+
+def read_dice_net(frame_bgr: np.ndarray, calibration=None) -> TableRead:
+    """Read the six-sided dice in a BGR frame.
+
+    `calibration`: None for the shipped models and thresholds (vision/models/dice_net.json);
+    a path to another such JSON (its models beside it); or a dict whose keys
+    `detector_threshold`, `face_threshold`, `not_die_threshold` override the shipped ones.
+    Raises TypeError / ValueError for anything that is not an 8-bit image."""
+    config_path = None
+    over = {}
+    if isinstance(calibration, (str, Path)):
+        config_path = calibration
+    elif isinstance(calibration, dict):
+        over = calibration
+    elif calibration is not None:
+        raise TypeError(f"calibration is None, a config path or a dict, not {type(calibration).__name__}")
+    cfg = _nets(config_path).cfg
+    det_thr = float(over.get("detector_threshold", cfg["detector"]["threshold"]))
+    face_thr = float(over.get("face_threshold", cfg["face"]["threshold"]))
+    not_die = float(over.get("not_die_threshold", cfg["face"]["not_die_threshold"]))
+    return decide(candidates(frame_bgr, config_path, det_thr), face_thr, not_die)
