@@ -8,11 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (the learned dice reader needs it)")
-
-from vision import dice_net  # noqa: E402
-from vision.dice_net import read_dice_net  # noqa: E402
-from vision.types import Die, TableRead, Unreadable  # noqa: E402
+from table.reads import Die, TableRead, Unreadable
+from vision import dice_net
+from vision.dice_net import read_dice_net
 
 # Val-split photos of dice-d6-photos (never trained on; see tools/dice_net/data.is_val).
 REAL = ["IMG_20191208_111457.jpg", "IMG_20191208_112300.jpg", "IMG_20191209_095439.jpg"]
@@ -94,9 +92,8 @@ def _score(read, dice):
     found = right = wrong = 0
     for lab in dice:
         x0, y0, x1, y1 = lab["box"]
-        inside = lambda c: x0 <= c[0] <= x1 and y0 <= c[1] <= y1  # noqa: E731
-        hits = [d for d in read.dice if inside(d.center)]
-        found += bool(hits) or any(inside(u.center) for u in read.unreadable)
+        hits = [d for d in read.dice if x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1]
+        found += bool(hits) or any(x0 <= u.center[0] <= x1 and y0 <= u.center[1] <= y1 for u in read.unreadable)
         right += bool(hits) and hits[0].value == lab["value"]
         wrong += bool(hits) and hits[0].value != lab["value"]
     return found, right, wrong

@@ -17,13 +17,13 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.types import Die, TableRead, Unreadable
+from table.reads import Die, TableRead, Unreadable
 
 MODELS = Path(__file__).resolve().parent / "models"
 CONFIG = MODELS / "dice_net.json"
 
 _lock = threading.Lock()
-_cache: dict[str, "_Nets"] = {}
+_cache: dict[str, _Nets] = {}
 
 
 class _Nets:
@@ -116,7 +116,7 @@ def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None 
             continue  # a peak in the letterbox padding
         dets.append({"center": (float(cx), float(cy)), "w": bw, "h": bh, "score": float(heat[y, x_])})
     # one die, one read: drop a weaker peak whose centre lies well inside a stronger one's box
-    kept = []
+    kept: list[dict] = []
     for d in dets:
         cx, cy = d["center"]
         if any(abs(cx - k["center"][0]) < 0.3 * k["w"] and abs(cy - k["center"][1]) < 0.3 * k["h"] for k in kept):

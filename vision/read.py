@@ -51,7 +51,17 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     return read_cards(frame_bgr, calibration)
 
 
+def read_dice_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The learned d6 reader (vision.dice_net, ONNX): not yet the default, see
+    docs/vision-dice-net.md for its figures. It reads the whole frame (no play area)."""
+    from vision.dice_net import read_dice_net
+
+    return read_dice_net(frame_bgr)
+
+
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
+# Readers to choose by name in place of a shipped one (`read --kinds`, `eval --dice-net`).
+OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned}
 
 
 def merge(reads: list[TableRead]) -> TableRead:

@@ -18,7 +18,7 @@ from tabletop21.folders import folder_to_keep
 from vision.dice import read_dice
 from vision.dice.tinycnn import TinyCNN
 from vision.image_io import NotAnImage, load_bgr
-from vision.read import READERS, read_table
+from vision.read import OTHER_READERS, READERS, read_table
 
 SHOW_OUT = "eval-show"  # where --show draws when no --out is given
 
@@ -31,6 +31,8 @@ def register(subparsers) -> None:
     parser.add_argument("--out", metavar="OUTDIR", default=None,
                         help=f"where --show writes its pictures (default {SHOW_OUT}/)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--dice-net", action="store_true",
+                        help="score the learned d6 reader (ONNX; docs/vision-dice-net.md) in place of the shipped one")
     parser.add_argument("--dice-model", metavar="FILE", action="append",
                         help="score the dice reader alone with these weights (e.g. trained on the other "
                              "half); repeat for several networks")
@@ -79,7 +81,10 @@ def run(args) -> int:
         raise TableError(f"{directory}: --split {args.split} leaves no photo to score")
     # Only the readers for what the labels hold: the figures (and ms per photo) are
     # those of the reader being scored, as on a table of that game.
-    reader = partial(read_table, readers={kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS})
+    chosen = {kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS}
+    if args.dice_net and "dice" in chosen:
+        chosen["dice"] = OTHER_READERS["dice-net"]
+    reader = partial(read_table, readers=chosen)
     if args.dice_model or args.face_model or args.hue_model:
         reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model or ()),
                          face_networks=tuple(_load_network(path) for path in args.face_model or ()),

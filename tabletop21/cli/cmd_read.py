@@ -11,7 +11,7 @@ import sys
 from tabletop21.read_json import error_to_json, read_to_json
 from vision.calibration import Calibration
 from vision.image_io import NotAnImage, load_bgr
-from vision.read import READERS, Reader, read_table
+from vision.read import OTHER_READERS, READERS, Reader, read_table
 
 
 def register(subparsers) -> None:
@@ -46,10 +46,11 @@ def _summary(entry: dict) -> str:
 
 def _kinds(text: str) -> dict[str, Reader]:
     names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in READERS]
+    known = READERS | OTHER_READERS
+    unknown = [name for name in names if name not in known]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"readers are {', '.join(READERS)}; not {', '.join(unknown) or 'nothing'}")
-    return {name: READERS[name] for name in names}
+        raise argparse.ArgumentTypeError(f"readers are {', '.join(known)}; not {', '.join(unknown) or 'nothing'}")
+    return {name: known[name] for name in names}
 
 
 def run(args) -> int:

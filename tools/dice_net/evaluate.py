@@ -100,6 +100,7 @@ def main(argv=None):
     ap.add_argument("--only", type=leave_spec, help="SOURCE@K/N: only that part of a source (a fold left out)")
     a = ap.parse_args(argv)
     import onnxruntime  # noqa: F401  (fail early if missing)
+
     from vision.dice_net import read_dice_net
 
     sources = [a.only[0]] if a.only else a.source or list(PHOTO_SOURCES)

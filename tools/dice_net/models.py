@@ -4,8 +4,8 @@ stride 4) and a face classifier (7 classes: 0 = not a die, 1..6 = the value up).
 from __future__ import annotations
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 
 def cbr(cin, cout, stride=1, k=3, groups=1):

@@ -24,8 +24,17 @@ import cv2
 import numpy as np
 import torch
 
-from tools.dice_net.data import (DEFAULT_DATA, PAD_VALUE, is_val, kept_sources, leave_spec, left_out, load_photos,
-                                 photometric, rot_flip)
+from tools.dice_net.data import (
+    DEFAULT_DATA,
+    PAD_VALUE,
+    is_val,
+    kept_sources,
+    leave_spec,
+    left_out,
+    load_photos,
+    photometric,
+    rot_flip,
+)
 from tools.dice_net.models import Detector
 
 INPUT = 320  # run-time letterbox size
@@ -127,7 +136,8 @@ def main(argv=None):
     torch.manual_seed(a.seed)
     model = Detector()
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
-    sched = lambda step: a.lr * (min(1.0, (step + 1) / 100) * 0.5 * (1 + math.cos(math.pi * step / a.steps)))
+    def sched(step: int) -> float:  # a warm-up of 100 steps, then a cosine to 0
+        return a.lr * (min(1.0, (step + 1) / 100) * 0.5 * (1 + math.cos(math.pi * step / a.steps)))
     step = 0
     ckpt = a.out / "det_last.pt"
     if a.resume and ckpt.exists():

@@ -24,8 +24,18 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tools.dice_net.data import (DEFAULT_DATA, crop_is_val, crop_square, is_val, kept_sources, leave_spec,
-                                 left_out, load_crops, load_photos, photometric)
+from tools.dice_net.data import (
+    DEFAULT_DATA,
+    crop_is_val,
+    crop_square,
+    is_val,
+    kept_sources,
+    leave_spec,
+    left_out,
+    load_crops,
+    load_photos,
+    photometric,
+)
 from tools.dice_net.models import Face
 
 FACE = 40  # classifier input, px
