@@ -147,9 +147,14 @@ def score_kind(spec: KindSpec, labels: list[dict], read: TableRead,
                excused: Sequence[dict] = ()) -> tuple[KindScore, list[str]]:
     """Score of one kind on one photo, and a line per mistake; `excused` are labelled
     boxes where a refusal is the right answer (the labels' "unreadable" list)."""
+    # A die labelled with no value (too blurred to tell, as in dice-aws) is there but not
+    # scored: a read of it is neither right nor a phantom, a refusal of it not needless.
+    unknown = [lab for lab in labels if isinstance(lab, dict) and "value" in lab and lab["value"] is None]
+    labels = [lab for lab in labels if not any(lab is other for other in unknown)]
+    excused = [*excused, *unknown]
     score = KindScore(labelled=len(labels))
     mistakes: list[str] = []
-    predictions = list(getattr(read, spec.read_field))
+    predictions = [p for p in getattr(read, spec.read_field) if not any(inside(p.center, lab["box"]) for lab in unknown)]
     owner = _matching(spec, predictions, labels)
     refused = [u for u in read.unreadable if u.kind == spec.unreadable_kind]
     for i, lab in enumerate(labels):
@@ -227,6 +232,8 @@ def _wanted(spec: KindSpec, label: object) -> str:
     give is never scored as one it could."""
     if not isinstance(label, dict) or not _is_box(label.get("box")):
         return "a box [x0, y0, x1, y1]: four finite numbers with x0 < x1 and y0 < y1"
+    if "value" in label and label["value"] is None:
+        return ""  # there, but its value not known: found, never scored (score_kind)
     return "" if spec.labelled(label) else spec.value_words
 
 

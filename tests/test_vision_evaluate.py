@@ -223,3 +223,14 @@ def test_a_whole_value_written_with_a_point_is_that_value(tmp_path):
     labels = load_labels(tmp_path)["a.png"]
     assert KINDS["dice"].truth(labels["dice"][0]) == 3 and KINDS["dominoes"].truth(labels["dominoes"][0]) == (2, 5)
     assert score_kind(KINDS["dice"], labels["dice"], TableRead(dice=(die(3, 30, 30),)))[1] == []
+
+
+def test_a_die_labelled_with_no_value_is_there_but_never_scored():
+    """dice-aws labels its blurred dice with value null: eval refused the whole file."""
+    from table.reads import Die, TableRead
+    from tabletop21.evaluate import KINDS, score_kind
+
+    labels = [{"value": 3, "box": [0, 0, 10, 10]}, {"value": None, "box": [20, 0, 30, 10]}]
+    read = TableRead(dice=(Die(3, (5.0, 5.0), (0, 0, 10, 10), 0.9), Die(6, (25.0, 5.0), (20, 0, 30, 10), 0.9)))
+    score, mistakes = score_kind(KINDS["dice"], labels, read)
+    assert (score.labelled, score.value_right, score.phantoms) == (1, 1, 0) and not mistakes
