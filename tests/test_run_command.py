@@ -456,3 +456,29 @@ def test_a_short_night_keeps_every_chip_and_its_files_closed():
     start, end = night(rounds=8, say=said.append)
     assert start["chips"] == end["chips"] == 4000 and end["disk_mb"] > start["disk_mb"]
     assert end["open_files"] <= start["open_files"] + 4 and len(said) == 9
+
+
+def test_what_stopped_the_table_is_said_on_its_screen():
+    """A full card ended run with a line in the terminal, which at a table nobody sees."""
+    from table.ledger import Ledger
+    from tabletop21.appliance import Appliance, Table
+    from tabletop21.cli.cmd_run import stopped_screen
+    from tabletop21.recording import RecordingError
+
+    class Screen:
+        def __init__(self):
+            self.shown = []
+
+        def show(self, view, frame):
+            self.shown.append(view)
+
+        def poll(self):
+            return ["next"]
+
+    screen = Screen()
+    appliance = Appliance(Table(Driver("dice-blackjack", ("Ann", "Ben"), bet=5), Ledger.open({"Ann": 100, "Ben": 100})),
+                          None, None, None)
+    stopped_screen(screen, appliance, RecordingError("the disk under /x is full (No space left on device)"))
+    view = screen.shown[0]
+    assert view.screen == "error" and view.error.title == "The table stopped"
+    assert "memory card is full" in view.error.todo and "No space left" in view.error.detail

@@ -170,11 +170,44 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
         pass
     except EndOfRecording as err:  # a recorded session as the camera, played to its end
         print(f"tabletop21: {err}: the run ends.")
+    except TableError as err:  # a full card, a bankroll file that cannot be written: said on the screen too
+        stopped_screen(display, appliance, err)
+        raise
     finally:
         for stage, times in timings.items():
             if times.count:
                 print(f"{stage}: {times}")
     return 0
+
+
+STOPPED_SCREEN_SECONDS = 30.0  # how long the table's screen says why it stopped, before the run ends
+
+
+def stopped_screen(display, appliance, err: TableError, clock=time.monotonic) -> None:
+    """What stopped the table, on its own screen (the terminal may be nowhere near it),
+    until a button or Esc or STOPPED_SCREEN_SECONDS; the round in play stays as it was
+    last saved. A display with no screen (SDL's dummy driver) shows nothing to wait for."""
+    import pygame
+
+    from table.view import ErrorInfo
+    from table.views import build_view
+
+    said = str(err)
+    fix = ("The memory card is full: free some space (a lower [table] keep_sessions_mb prunes old recordings at "
+           "start), then start the table again." if "full" in said else
+           "Fix what the line below says, then start the table again; the round in play is kept as it was.")
+    view = build_view(appliance.table.driver, appliance.table.ledger, error=ErrorInfo("The table stopped", fix, said))
+    display.show(view, None)
+    try:
+        screenless = pygame.display.get_driver() in ("dummy", "offscreen")
+    except pygame.error:  # no display opened at all
+        screenless = True
+    if screenless:
+        return
+    until = clock() + STOPPED_SCREEN_SECONDS
+    while clock() < until and not display.poll():
+        display.show(view, None)
+        time.sleep(0.05)
 
 
 class LoopTimes:
