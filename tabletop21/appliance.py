@@ -19,7 +19,7 @@ import numpy as np
 
 from hardware.frames import CameraLost, Frame, FrameSource
 from table.advisor import Advice, advise
-from table.driver import Driver, SettledRead, Typed, check_driver, deal, lit_leds, motion, press, start, step
+from table.driver import Driver, Motion, SettledRead, Typed, check_driver, deal, lit_leds, motion, press, start, step
 from table.errors import TableError
 from table.games import game
 from table.ledger import Ledger
@@ -151,8 +151,6 @@ class Appliance:
             raise RuntimeError("an appliance without a settle detector and a reader is fed events, not frames")
         status = self.settle.update(frame.image).state
         self.table.shown_frame = (frame.index, (frame.image.shape[1], frame.image.shape[0]))
-        if status in ("rolling", "hand"):
-            self.table.read_is_current = False  # the last read's boxes are no longer where the pieces are
         events: list[Any] = []
         if status != self.table.motion:
             self.table.motion = status
@@ -162,15 +160,20 @@ class Appliance:
             # A recording keeps the frame read, and the reader reads the very pixels kept (JPEG).
             image = self.recorder.save_frame(frame) if isinstance(self.recorder, SessionWriter) else frame.image
             read = self.read(image)
-            self.table.read, self.table.read_frame = read, (frame.index, (frame.image.shape[1], frame.image.shape[0]))
-            self.table.read_is_current = True
+            self.table.read_frame = (frame.index, (frame.image.shape[1], frame.image.shape[0]))
             events.append(SettledRead(read))
         return events
 
     def feed(self, event: Any) -> None:
-        """Record the input, step the driver, and persist whatever it changed."""
+        """Record the input, step the driver, and persist whatever it changed. A read is
+        kept for the screen until the camera sees motion: then its boxes are no longer
+        where the pieces are."""
         if self.recorder:
             self.recorder.log("input", event)
+        if isinstance(event, SettledRead):
+            self.table.read, self.table.read_is_current = event.read, True
+        elif isinstance(event, Motion) and event.status in ("rolling", "hand"):
+            self.table.read_is_current = False
         before = self.table.driver
         after = self.table.driver = step(before, event, self.table.ledger)
         if after != before:

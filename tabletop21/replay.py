@@ -219,10 +219,7 @@ def replay_session(
                 if not same_read(fed.read, today):
                     return Difference(number, "read", fed.read, today, *_where(appliance, reads_this_round + 1))
                 fed = SettledRead(today)
-            appliance.table.read, appliance.table.read_is_current = fed.read, True
             reads_this_round += 1
-        elif isinstance(fed, Motion) and fed.status in ("rolling", "hand"):
-            appliance.table.read_is_current = False
         appliance.feed(fed)
         for index in range(compared, len(collector.logged)):
             kind, today = collector.logged[index]
