@@ -155,8 +155,8 @@ class Game:
     pay_tables: Callable[[Any], tuple[PayTable, ...]] = _no_pay_tables
     public_label: Callable[[Any, Any], str] | None = None
     # Each of a seat's bets with its own result, and the seat's outcome word ("BUST"),
-    # for a finished round; None: one stake, its result the net.
-    pay_lines: Callable[[Any, str], tuple[str, tuple[PayLine, ...]]] | None = None
+    # for a finished round (None from it for a seat that sat out); no pay_lines: one stake, its result the net.
+    pay_lines: Callable[[Any, str], tuple[str, tuple[PayLine, ...]] | None] | None = None
 
     @property
     def description(self) -> str:

@@ -83,10 +83,10 @@ def _result(driver: Driver, seat: str, net: int) -> SeatResult:
     """A seat's net, and where the game has several bets a seat can win or lose apart
     (Dicey 21's ANTE, RAISE and MATCH), each of them with its own result."""
     pay_lines = driver.played.pay_lines
-    placed = pay_lines is not None and any(hand.seat == seat for hand in getattr(driver.state, "hands", ()))
-    if pay_lines is None or not placed:
+    paid = None if pay_lines is None else pay_lines(driver.state, seat)
+    if paid is None:
         return SeatResult(seat, net, "WIN" if net > 0 else "LOSE" if net < 0 else "PUSH")
-    outcome, lines = pay_lines(driver.state, seat)
+    outcome, lines = paid
     return SeatResult(seat, net, outcome, "; ".join(map(str, lines)), lines)
 
 

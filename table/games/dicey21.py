@@ -59,10 +59,13 @@ def _word(chips: int) -> str:
     return "WIN" if chips > 0 else "LOSE" if chips < 0 else "PUSH"
 
 
-def pay_lines(state: rules.State, seat: str) -> tuple[str, tuple[PayLine, ...]]:
+def pay_lines(state: rules.State, seat: str) -> tuple[str, tuple[PayLine, ...]] | None:
     """A finished round's bets for one seat: ANTE and RAISE share the hand's score
-    (over 21 is BUST), each MATCH wager its spot's own result."""
-    hand = next(hand for hand in state.hands if hand.seat == seat)
+    (over 21 is BUST), each MATCH wager its spot's own result; None for a seat that
+    sat the round out."""
+    hand = next((hand for hand in state.hands if hand.seat == seat), None)
+    if hand is None:
+        return None
     if state.dice is None:
         raise TableError("the round is not over: no dice rolled yet")
     score = pay.hand_score(hand.cards, state.dice)
