@@ -43,14 +43,12 @@ def _camera_frame(config):
 
     try:
         source = open_source(config)
+        try:
+            return source.read().image
+        finally:
+            source.close()
     except (CameraLost, OSError, TableError) as err:
         raise TableError(f"no picture from the camera ({err}); or give a photo of the table as IMAGE") from None
-    try:
-        return source.read().image
-    except (CameraLost, OSError) as err:
-        raise TableError(f"no picture from the camera ({err}); or give a photo of the table as IMAGE") from None
-    finally:
-        source.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 BUNDLED = REPO / "calibration_images" / "sessions"  # a recorded session of each game
-DEMO_SESSION = BUNDLED / "dicey21"
 DEMO_SCREENS = "demo-screens"  # where the demo draws its screens without a window, unless told
 
 
