@@ -77,35 +77,40 @@ def _crop_square(img, cx, cy, side, out):
     return cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None = None) -> list[dict]:
-    """Every detection above `min_score` (default: the config's detector threshold) with
-    its box in frame pixels, detector score and the classifier's 7 probabilities."""
-    frame = _check_frame(frame_bgr)
-    nets = _nets(config_path)
+def detect(frame: np.ndarray, nets: _Nets, threshold: float, enlarge: float = 1.0) -> list[dict]:
+    """The detector's dice in a checked frame: centre, box size and score, in frame pixels.
+
+    The frame is fitted into the detector's square input (letterboxed). `enlarge` other
+    than 1 scales it by that much more and runs the detector on a canvas of the scaled
+    frame's own size (a multiple of 16): a taught reader uses it to show the detector the
+    owner's dice at the size it knows best."""
     cfg = nets.cfg
     size = int(cfg["detector"]["input"])
     stride = int(cfg["detector"]["stride"])
-    thr = float(cfg["detector"]["threshold"] if min_score is None else min_score)
     h, w = frame.shape[:2]
-    scale = size / max(h, w)
+    scale = size / max(h, w) * enlarge
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    canvas = np.full((size, size, 3), int(cfg.get("pad_value", 114)), np.uint8)
+    if enlarge == 1.0:
+        ch = cw = size
+    else:
+        ch, cw = (max(32, -(-n // 16) * 16) for n in (nh, nw))
+    canvas = np.full((ch, cw, 3), int(cfg.get("pad_value", 114)), np.uint8)
     canvas[:nh, :nw] = small
     x = canvas.transpose(2, 0, 1)[None].astype(np.float32)
     out = nets.det.run(None, {nets.det_in: x})[0][0]
     heat = np.ascontiguousarray(out[0])
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= thr)
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks)
     if len(ys) == 0:
         return []
     order = np.argsort(-heat[ys, xs])[: int(cfg["detector"].get("max_dice", 64))]
     ys, xs = ys[order], xs[order]
-    g = heat.shape[0]
+    gh, gw = heat.shape
     dets = []
     for y, x_ in zip(ys, xs):
         # sub-cell centre: the heat-weighted mean over the 3x3 round the peak
-        y0, y1, x0, x1 = max(0, y - 1), min(g, y + 2), max(0, x_ - 1), min(g, x_ + 2)
+        y0, y1, x0, x1 = max(0, y - 1), min(gh, y + 2), max(0, x_ - 1), min(gw, x_ + 2)
         patch = heat[y0:y1, x0:x1]
         yy, xx = np.mgrid[y0:y1, x0:x1]
         cy = ((yy * patch).sum() / patch.sum() + 0.5) * stride / scale
@@ -122,23 +127,48 @@ def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None 
         if any(abs(cx - k["center"][0]) < 0.3 * k["w"] and abs(cy - k["center"][1]) < 0.3 * k["h"] for k in kept):
             continue
         kept.append(d)
-    if not kept:
-        return []
-    fsize = int(cfg["face"]["input"])
-    crop_scale = float(cfg["face"]["crop_scale"])
-    crops = np.stack([_crop_square(frame, d["center"][0], d["center"][1], max(d["w"], d["h"], 4.0) * crop_scale, fsize)
-                      for d in kept])
-    batch = crops.transpose(0, 3, 1, 2).astype(np.float32)
-    turns = int(cfg["face"].get("tta", 1))  # also read the crop turned by 90, 180, 270 degrees: mean of the reads
-    if turns > 1:
-        batch = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(turns)])
-    probs = nets.face.run(None, {nets.face_in: np.ascontiguousarray(batch)})[0]
-    if turns > 1:
-        probs = probs.reshape(turns, len(kept), -1).mean(0)
-    for d, p in zip(kept, probs):
+    for d in kept:
         cx, cy = d["center"]
         d["box"] = (max(0.0, cx - d["w"] / 2), max(0.0, cy - d["h"] / 2),
                     min(float(w), cx + d["w"] / 2), min(float(h), cy + d["h"] / 2))
+    return kept
+
+
+def face_crops(frame: np.ndarray, nets: _Nets, dets: list[dict]) -> np.ndarray:
+    """The face classifier's input for each detection: N x 3 x S x S, float."""
+    fsize = int(nets.cfg["face"]["input"])
+    crop_scale = float(nets.cfg["face"]["crop_scale"])
+    crops = np.stack([_crop_square(frame, d["center"][0], d["center"][1], max(d["w"], d["h"], 4.0) * crop_scale, fsize)
+                      for d in dets])
+    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))
+
+
+def classify(batch: np.ndarray, nets: _Nets, features: bool = False):
+    """The face classifier's 7 probabilities for each crop (and, with `features`, the
+    features its last layer reads, where the model gives them)."""
+    if not features:
+        return nets.face.run(["probs"], {nets.face_in: batch})[0]
+    probs, feats = nets.face.run(["probs", "features"], {nets.face_in: batch})
+    return probs, feats
+
+
+def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None = None) -> list[dict]:
+    """Every detection above `min_score` (default: the config's detector threshold) with
+    its box in frame pixels, detector score and the classifier's 7 probabilities."""
+    frame = _check_frame(frame_bgr)
+    nets = _nets(config_path)
+    thr = float(nets.cfg["detector"]["threshold"] if min_score is None else min_score)
+    kept = detect(frame, nets, thr)
+    if not kept:
+        return []
+    batch = face_crops(frame, nets, kept)
+    turns = int(nets.cfg["face"].get("tta", 1))  # also read the crop turned by 90, 180, 270 degrees: mean of the reads
+    if turns > 1:
+        batch = np.ascontiguousarray(np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(turns)]))
+    probs = classify(batch, nets)
+    if turns > 1:
+        probs = probs.reshape(turns, len(kept), -1).mean(0)
+    for d, p in zip(kept, probs):
         d["probs"] = p.astype(float)
     return kept
 

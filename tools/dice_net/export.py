@@ -15,6 +15,7 @@ import torch
 
 from tools.dice_net.data import PAD_VALUE
 from tools.dice_net.models import Detector, DetectorExport, Face, FaceExport
+from tools.dice_net.onnx_outputs import open_up
 from tools.dice_net.train_det import INPUT, STRIDE
 from tools.dice_net.train_face import CROP_SCALE, FACE
 
@@ -33,6 +34,7 @@ def export(run: Path, dest: Path) -> Path:
     torch.onnx.export(FaceExport(face), torch.zeros(2, 3, FACE, FACE), str(dest / "dice_face.onnx"),
                       input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
                       dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
+    open_up(dest)  # any detector input size, and the face features a taught head is fitted on
     cfg_path = dest / "dice_net.json"
     old = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
     cfg = {
