@@ -32,7 +32,7 @@ class _Nets:
     def __init__(self, config_path: Path):
         cfg = json.loads(Path(config_path).read_text())
         self.cfg = cfg
-        base = Path(config_path).parent
+        base = self.base = Path(config_path).parent
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1

@@ -12,12 +12,16 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from table.reads import Box, Card, Domino, FaceDown, Point, TableRead, Unreadable, inside
 from vision.calibration import Calibration, checked_frame
 from vision.colour import is_grey
+
+if TYPE_CHECKING:
+    from vision.teach import Taught
 
 Reader = Callable[[np.ndarray, Calibration | None], TableRead]
 SAME_OBJECT = 0.4  # share of the smaller box two reads' boxes must share to be one object
@@ -57,6 +61,17 @@ def read_dice_learned(frame_bgr: np.ndarray, calibration: Calibration | None = N
     from vision.dice_net import read_dice_net
 
     return read_dice_net(frame_bgr)
+
+
+def taught_dice_reader(taught: Taught) -> Reader:
+    """The learned d6 reader with the owner's teaching (vision.teach), in place of the
+    shipped dice reader. It reads the whole frame (no play area), as read_dice_learned."""
+    from vision.teach import read_taught
+
+    def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+        return read_taught(frame_bgr, taught)
+
+    return read
 
 
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}

@@ -55,10 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_read,
         cmd_replay,
         cmd_run,
+        cmd_teach,
     )
 
     for command in (cmd_bench, cmd_calibrate, cmd_doctor, cmd_eval, cmd_games, cmd_odds, cmd_play, cmd_read,
-                    cmd_replay, cmd_run):
+                    cmd_replay, cmd_run, cmd_teach):
         command.register(subparsers)
     return parser
 

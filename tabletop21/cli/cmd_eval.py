@@ -33,6 +33,8 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--dice-net", action="store_true",
                         help="score the learned d6 reader (ONNX; docs/vision-dice-net.md) in place of the shipped one")
+    parser.add_argument("--taught", metavar="FILE",
+                        help="score the dice with this taught reader (`tabletop21 teach`) in place of the shipped one")
     parser.add_argument("--dice-model", metavar="FILE", action="append",
                         help="score the dice reader alone with these weights (e.g. trained on the other "
                              "half); repeat for several networks")
@@ -84,6 +86,11 @@ def run(args) -> int:
     chosen = {kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS}
     if args.dice_net and "dice" in chosen:
         chosen["dice"] = OTHER_READERS["dice-net"]
+    if args.taught and "dice" in chosen:
+        from tabletop21.taught import load_taught
+        from vision.read import taught_dice_reader
+
+        chosen["dice"] = taught_dice_reader(load_taught(args.taught))
     reader = partial(read_table, readers=chosen)
     if args.dice_model or args.face_model or args.hue_model:
         reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model or ()),

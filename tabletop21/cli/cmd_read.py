@@ -21,6 +21,7 @@ def register(subparsers) -> None:
     parser.add_argument("--kinds", default=",".join(READERS), type=_kinds,
                         help=f"readers to run, comma-separated (default: all of {','.join(READERS)})")
     parser.add_argument("--json", action="store_true", help="print one JSON array (the default is a summary line per image)")
+    parser.add_argument("--taught", metavar="FILE", help="read dice with this taught reader (`tabletop21 teach`)")
     parser.set_defaults(run=run)
 
 
@@ -55,6 +56,11 @@ def _kinds(text: str) -> dict[str, Reader]:
 
 def run(args) -> int:
     calibration = Calibration.load(args.calibration) if args.calibration else None
+    if args.taught:
+        from tabletop21.taught import load_taught
+        from vision.read import taught_dice_reader
+
+        args.kinds = {**args.kinds, "dice": taught_dice_reader(load_taught(args.taught))}
     entries = []
     for path in args.images:
         try:

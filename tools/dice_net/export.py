@@ -17,7 +17,7 @@ from tools.dice_net.data import PAD_VALUE
 from tools.dice_net.models import Detector, DetectorExport, Face, FaceExport
 from tools.dice_net.onnx_outputs import open_up
 from tools.dice_net.train_det import INPUT, STRIDE
-from tools.dice_net.train_face import CROP_SCALE, FACE
+from tools.dice_net.train_face import CROP_SCALE
 
 
 def export(run: Path, dest: Path) -> Path:
@@ -29,9 +29,10 @@ def export(run: Path, dest: Path) -> Path:
     face = Face(tuple(st["widths"])) if "widths" in st else Face()
     face.load_state_dict(st["model"] if "widths" in st else st)
     face.eval()
+    size = int(st.get("size", 40)) if "widths" in st else 40
     torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / "dice_detector.onnx"),
                       input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False)
-    torch.onnx.export(FaceExport(face), torch.zeros(2, 3, FACE, FACE), str(dest / "dice_face.onnx"),
+    torch.onnx.export(FaceExport(face), torch.zeros(2, 3, size, size), str(dest / "dice_face.onnx"),
                       input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
                       dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
     open_up(dest)  # any detector input size, and the face features a taught head is fitted on
@@ -40,7 +41,7 @@ def export(run: Path, dest: Path) -> Path:
     cfg = {
         "detector": {"file": "dice_detector.onnx", "input": INPUT, "stride": STRIDE,
                      "threshold": old.get("detector", {}).get("threshold", 0.3), "max_dice": 64},
-        "face": {"file": "dice_face.onnx", "input": FACE, "crop_scale": CROP_SCALE,
+        "face": {"file": "dice_face.onnx", "input": size, "crop_scale": CROP_SCALE,
                  "classes": ["not a die", 1, 2, 3, 4, 5, 6], "tta": old.get("face", {}).get("tta", 1),
                  "threshold": old.get("face", {}).get("threshold", 0.9),
                  "not_die_threshold": old.get("face", {}).get("not_die_threshold", 0.5)},

@@ -52,11 +52,25 @@ def main(argv=None):
     ap.add_argument("--run", type=Path, required=True)
     ap.add_argument("--leave-out", action="append", default=[], type=leave_spec)
     ap.add_argument("--min-score", type=float, default=0.15)
+    ap.add_argument("--config", type=Path, help="mine with an exported detector (this dice_net.json's) instead of "
+                    "RUN/det.pt; the patches still go to RUN/hard.npz")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
-    model = Detector()
-    model.load_state_dict(torch.load(a.run / "det.pt"))
-    model.eval()
+    if a.config:
+        from vision import dice_net
+
+        nets = dice_net._nets(a.config)
+
+        def found_in(img):
+            return [(*d["center"], d["w"], d["h"], d["score"]) for d in dice_net.detect(img, nets, a.min_score)]
+    else:
+        model = Detector()
+        model.load_state_dict(torch.load(a.run / "det.pt"))
+        model.eval()
+
+        def found_in(img):
+            return detect(model, img, a.min_score)
+    a.run.mkdir(parents=True, exist_ok=True)
     patches, n_photos = [], 0
     for ph in load_photos(a.data, kept_sources(a.leave_out)):
         if is_val(ph) or left_out(ph, a.leave_out):
@@ -64,7 +78,7 @@ def main(argv=None):
         n_photos += 1
         img = ph.load()
         boxes = [d["box"] for d in ph.dice]
-        for cx, cy, bw, bh, _ in detect(model, img, a.min_score):
+        for cx, cy, bw, bh, _ in found_in(img):
             if any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in boxes):
                 continue
             patches.append(_patch(img, (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)))

@@ -26,6 +26,7 @@ import torch.nn.functional as F
 
 from tools.dice_net.data import (
     DEFAULT_DATA,
+    PHOTO_SOURCES,
     crop_is_val,
     crop_square,
     is_val,
@@ -38,10 +39,18 @@ from tools.dice_net.data import (
 )
 from tools.dice_net.models import Face
 
-FACE = 40  # classifier input, px
+FACE = 40  # classifier input, px (--size changes it; face.pt keeps the one it was trained at)
 CROP_SCALE = 1.15  # crop side / box long side, at run time
-PATCH = 96  # stored patch, px, covering PATCH_SCALE x the box's long side
+PATCH = 96  # stored patch, px, covering PATCH_SCALE x the box's long side (grown with --size)
 PATCH_SCALE = 2.4
+UPRIGHT_TURN = 20.0  # degrees either way for crops of sources whose photos keep their up direction
+
+
+def set_size(size: int) -> None:
+    """The classifier's input size, and a stored patch big enough to cut it from."""
+    global FACE, PATCH
+    FACE = size
+    PATCH = max(96, round(96 * size / 40 / 8) * 8)
 
 
 def _patch(img, box):
@@ -50,14 +59,16 @@ def _patch(img, box):
     return crop_square(img, (x0 + x1) / 2, (y0 + y1) / 2, side * PATCH_SCALE, PATCH)
 
 
-def collect(data, sources, val, hard=None, rng=None, leave=()):
-    """Patches (N x PATCH x PATCH x 3 uint8) and labels (0..6) from the photos of `sources`
-    in the train (val=False) or val split, plus dice-crops."""
+def collect(data, sources, val, hard=None, rng=None, leave=(), upright=()):
+    """Patches (N x PATCH x PATCH x 3 uint8), labels (0..6) and whether each keeps its up
+    direction (its source is in `upright`) from the photos of `sources` in the train
+    (val=False) or val split, plus dice-crops."""
     rng = rng or np.random.default_rng(0)
-    patches, labels = [], []
+    patches, labels, ups = [], [], []
     for ph in load_photos(data, sources):
         if is_val(ph) != val or left_out(ph, leave):
             continue
+        first = len(patches)
         img = ph.load()
         h, w = img.shape[:2]
         boxes = np.array([d["box"] for d in ph.dice], np.float32).reshape(-1, 4)
@@ -93,6 +104,7 @@ def collect(data, sources, val, hard=None, rng=None, leave=()):
             s = sides[i] * rng.uniform(0.7, 1.1)
             patches.append(_patch(img, (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2)))
             labels.append(0)
+        ups.extend([ph.source in upright] * (len(patches) - first))
     for path, value, key in load_crops(data):
         if crop_is_val(key) != val:
             continue
@@ -101,20 +113,25 @@ def collect(data, sources, val, hard=None, rng=None, leave=()):
         # the crops are tight: the die's box is most of the crop
         patches.append(_patch(img, (w * 0.04, h * 0.04, w * 0.96, h * 0.96)))
         labels.append(value)
+        ups.append(False)
     if hard is not None:
         patches.extend(hard)
         labels.extend([0] * len(hard))
-    return np.stack(patches), np.array(labels, np.int64)
+        ups.extend([False] * len(hard))
+    return np.stack(patches), np.array(labels, np.int64), np.array(ups, bool)
 
 
-def augment(patch, rng, jitter=True):
+def augment(patch, rng, jitter=True, upright=False):
+    """A run-time-like crop of a stored patch: jittered in place and size, turned by any
+    angle and mirrored, or (`upright`) turned by at most UPRIGHT_TURN degrees and mirrored
+    left to right only, so the top of the photo stays the top."""
     c = PATCH / 2
     side = PATCH / PATCH_SCALE * CROP_SCALE
     if jitter:
         side *= math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
         c_x = c + rng.uniform(-0.1, 0.1) * PATCH / PATCH_SCALE
         c_y = c + rng.uniform(-0.1, 0.1) * PATCH / PATCH_SCALE
-        angle = rng.uniform(0, 360)
+        angle = rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN) if upright else rng.uniform(0, 360)
         out = crop_square(patch, c_x, c_y, side, FACE, angle)
         if rng.random() < 0.5:
             out = np.ascontiguousarray(out[:, ::-1])
@@ -139,15 +156,20 @@ def main(argv=None):
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--hard", type=Path, help="npz of hard negative patches (false detections)")
     ap.add_argument("--widths", default="24,48,64,96", help="the classifier's channel widths, 4 numbers")
+    ap.add_argument("--size", type=int, default=FACE, help="the classifier's input, px")
+    ap.add_argument("--upright", action="append", default=[], choices=PHOTO_SOURCES,
+                    help="a source whose photos keep their up direction (phone photos at an angle)")
     a = ap.parse_args(argv)
+    set_size(a.size)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     a.out.mkdir(parents=True, exist_ok=True)
     sources = kept_sources(a.leave_out)
     rng = np.random.default_rng(a.seed)
-    hard = list(np.load(a.hard)["patches"]) if a.hard else None
-    X, Y = collect(a.data, sources, val=False, hard=hard, rng=rng, leave=a.leave_out)
-    Xv, Yv = collect(a.data, sources, val=True, rng=np.random.default_rng(a.seed + 1), leave=a.leave_out)
+    hard = [p if p.shape[0] == PATCH else cv2.resize(p, (PATCH, PATCH)) for p in np.load(a.hard)["patches"]] \
+        if a.hard else None
+    X, Y, U = collect(a.data, sources, val=False, hard=hard, rng=rng, leave=a.leave_out, upright=a.upright)
+    Xv, Yv, _ = collect(a.data, sources, val=True, rng=np.random.default_rng(a.seed + 1), leave=a.leave_out)
     print(f"train patches {len(X)} per class {np.bincount(Y, minlength=7).tolist()}; val {len(Xv)}", flush=True)
     xv = torch.from_numpy(np.stack([augment(p, None, False) for p in Xv])).permute(0, 3, 1, 2).float() / 255 - 0.5
     yv = torch.from_numpy(Yv)
@@ -169,7 +191,7 @@ def main(argv=None):
     while step < a.steps:
         model.train()
         idx = rng.integers(len(X), size=a.batch)
-        x = torch.from_numpy(np.stack([augment(X[i], rng) for i in idx])).permute(0, 3, 1, 2).float() / 255 - 0.5
+        x = torch.from_numpy(np.stack([augment(X[i], rng, upright=U[i]) for i in idx])).permute(0, 3, 1, 2).float() / 255 - 0.5
         y = torch.from_numpy(Y[idx])
         lr = a.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + math.cos(math.pi * step / a.steps))
         for g in opt.param_groups:
@@ -193,7 +215,8 @@ def main(argv=None):
         if step % a.ckpt_every == 0 or step == a.steps:
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt.with_suffix(".tmp"))
             os.replace(ckpt.with_suffix(".tmp"), ckpt)
-    torch.save({"widths": widths, "model": model.state_dict()}, a.out / "face.pt")
+    torch.save({"widths": widths, "size": FACE, "upright": a.upright, "model": model.state_dict()},
+               a.out / "face.pt")
     print("done", flush=True)
 
 

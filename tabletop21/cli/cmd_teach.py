@@ -1,0 +1,56 @@
+"""`tabletop21 teach KIND DIR -o FILE`: teach a reader the owner's own pieces from labelled
+photos; `--forget FILE` goes back to the shipped reader."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from table.errors import TableError
+from tabletop21.taught import save_taught, teach_folder
+from vision.teach import KINDS
+
+ALL_KINDS = ("dice", "d10", "dominoes", "cards")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("teach", help="teach a reader your own dice from labelled photos")
+    parser.add_argument("kind", choices=ALL_KINDS, metavar="KIND", help=f"what to teach: {', '.join(ALL_KINDS)}")
+    parser.add_argument("directory", nargs="?", metavar="DIR",
+                        help="photos with a labels.json in the `eval` format (15-20 photos of your pieces)")
+    parser.add_argument("-o", "--out", metavar="FILE", help="the taught-reader file to write")
+    parser.add_argument("--forget", metavar="FILE", help="remove this taught-reader file: the shipped reader reads again")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.forget:
+        if args.directory or args.out:
+            raise TableError("--forget FILE takes no DIR or -o: it removes FILE")
+        path = Path(args.forget)
+        if not path.is_file():
+            raise TableError(f"{path}: no such taught-reader file; nothing to forget")
+        from tabletop21.taught import load_taught
+
+        load_taught(path)  # only a taught-reader file is removed, never another file by a slip
+        path.unlink()
+        print(f"{path} removed: the shipped {args.kind} reader reads from now on "
+              "(remove `taught` from the settings file's [vision] too, if it names it)")
+        return 0
+    if args.kind not in KINDS:
+        raise TableError(f"only {', '.join(KINDS)} can be taught today; {args.kind} is read by the shipped "
+                         "reader alone")
+    if not args.directory:
+        raise TableError("teaching at the table from the camera is not built yet: take 15-20 photos of your "
+                         "dice, label them in a labels.json (the `eval` format) and run "
+                         "`tabletop21 teach dice DIR -o FILE`")
+    if not args.out:
+        raise TableError("name the taught-reader file to write with -o FILE (e.g. -o ~/tabletop21/taught-dice.json)")
+    start = time.process_time()
+    taught = teach_folder(args.kind, args.directory)
+    save_taught(taught, args.out)
+    on = taught.taught_on
+    print(f"taught {args.kind} from {on['photos']} photos ({on['dice']} dice) in "
+          f"{time.process_time() - start:.1f} s of CPU: {args.out}")
+    print(f"read with it: `tabletop21 read --taught {args.out} IMAGE` or `tabletop21 eval DIR --taught {args.out}`")
+    return 0
