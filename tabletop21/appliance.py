@@ -40,10 +40,14 @@ def reader_kinds(game_id: str, typed_kinds: tuple[PieceKind, ...]) -> tuple[str,
     return tuple(piece.reader for piece in game(game_id).pieces if piece not in typed_kinds)
 
 
-def table_reader(kinds: tuple[str, ...], calibration=None) -> Callable[[np.ndarray], TableRead]:
-    from vision.read import READERS, read_table
+def table_reader(kinds: tuple[str, ...], calibration=None, taught=None) -> Callable[[np.ndarray], TableRead]:
+    """The readers of these kinds on one calibration; with a taught dice reader
+    (vision.teach), that one reads the dice."""
+    from vision.read import READERS, read_table, taught_dice_reader
 
     chosen = {kind: READERS[kind] for kind in kinds}
+    if taught is not None and "dice" in chosen:
+        chosen["dice"] = taught_dice_reader(taught)
     return lambda image: read_table(image, calibration, readers=chosen)
 
 

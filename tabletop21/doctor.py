@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from table.errors import TableError
 from tabletop21 import bankfile
 from tabletop21.settings import LIVE_CAMERAS, ApplianceConfig
 
@@ -103,6 +104,24 @@ def check_calibration(config: ApplianceConfig, frame_size: tuple[int, int] | Non
         return Finding("calibration", True, f"calibration {path} loaded; the recording gave no frame to "
                                             "check its size against")
     return Finding("calibration", True, f"calibration {path} loaded; it fits {frame_size[0]}x{frame_size[1]} frames")
+
+
+def check_taught(config: ApplianceConfig) -> Finding:
+    """Which taught reader `run` would read the dice with, and what it was taught on."""
+    path = config.table.taught
+    if not path:
+        return Finding("taught reader", True, "none: the shipped readers read every piece",
+                       "teach the table your own dice with `tabletop21 teach dice DIR -o FILE`")
+    from tabletop21.taught import load_taught
+
+    try:
+        taught = load_taught(Path(path).expanduser())
+    except TableError as err:
+        return Finding("taught reader", False, str(err),
+                       "teach again, or empty [table] taught in the settings for the shipped reader")
+    on = taught.taught_on
+    return Finding("taught reader", True, f"{path} reads the {taught.kind}: taught on {on.get('photos')} photos "
+                   f"({on.get('dice')} dice) of {on.get('folder', 'a folder')}, for models {taught.model}")
 
 
 def check_store(config: ApplianceConfig) -> Finding:

@@ -142,7 +142,23 @@ def session_readers(reader: SessionReader) -> Callable[[np.ndarray], TableRead]:
     calibration = settings.get("calibration")
     if not (calibration is None or isinstance(calibration, Calibration)):
         raise CorruptRecord(f"{reader.folder}: the manifest's calibration is not a calibration")
-    return table_reader(tuple(kinds), calibration)
+    return table_reader(tuple(kinds), calibration, _session_taught(reader, settings.get("taught")))
+
+
+def _session_taught(reader: SessionReader, named: object):
+    """The taught dice reader the session was read with: the same file, by its hash."""
+    if named is None:
+        return None
+    from tabletop21.taught import file_hash, load_taught
+
+    if not (isinstance(named, dict) and isinstance(named.get("file"), str) and isinstance(named.get("hash"), str)):
+        raise CorruptRecord(f"{reader.folder}: the manifest's taught reader is not a file and its hash")
+    path = Path(named["file"])
+    if not path.is_file() or file_hash(path) != named["hash"]:
+        raise TableError(f"{reader.folder} was read with the taught dice reader {path} (hash {named['hash']}), "
+                         f"which is {'changed' if path.is_file() else 'not there'}: put that file back to "
+                         "re-read the session as it was")
+    return load_taught(path)
 
 
 def table_for(reader: SessionReader) -> Table:

@@ -37,6 +37,9 @@ class TableConfig:
     # most this many MiB (10 minutes of play record about 150 MB); 0 keeps every one.
     keep_sessions_mb: int = 2000
     calibration: str = ""
+    # A taught dice reader (`tabletop21 teach dice DIR -o FILE`) read in place of the
+    # shipped one; empty: the shipped reader.
+    taught: str = ""
 
 
 # [camera] sources whose frames are the size the settings ask for; a recorded

@@ -177,3 +177,42 @@ def test_teaching_from_20_phone_photos_reads_more_of_the_others_right():
         tt.add(read_taught(frame, taught), p.dice)
     assert tt.right >= plain.right + tt.dice // 3, (plain.row("shipped"), tt.row("taught"))
     assert tt.phantom <= plain.phantom + 0.02 * tt.dice
+
+
+def _taught_settings(tmp_path: Path, taught_file: Path) -> Path:
+    from tests.test_run_command import settings
+
+    path = settings(tmp_path)
+    path.write_text(path.read_text().replace("[camera]", f'taught = "{taught_file}"\n[camera]'))
+    return path
+
+
+def test_run_reads_with_the_settings_taught_file_and_replay_checks_with_the_same(tmp_path, taught, capsys):
+    taught_file = tmp_path / "taught-dice.json"
+    taught_file.write_text(taught.to_json())
+    config = str(_taught_settings(tmp_path, taught_file))
+    assert main(["doctor", "--config", config]) in (0, 1)
+    assert f"[ok] taught reader: {taught_file} reads the dice: taught on 4 photos (20 dice)" in capsys.readouterr().out
+    assert main(["run", "--config", config, "--frames", "40"]) == 0
+    capsys.readouterr()
+    (session,) = (tmp_path / "sessions").iterdir()
+    manifest = json.loads((session / "manifest.json").read_text())
+    from tabletop21.taught import file_hash
+
+    assert json.dumps(manifest).count(file_hash(taught_file)) == 1
+    assert main(["replay", str(session), "--check", "--headless"]) == 0
+    taught_file.write_text(taught_file.read_text().replace('"photos":4', '"photos":5'))
+    assert main(["replay", str(session), "--check", "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert "was read with the taught dice reader" in err and "which is changed" in err
+
+
+def test_a_taught_file_that_cannot_be_used_stops_run_and_doctor_says_so(tmp_path, capsys):
+    broken = tmp_path / "taught-dice.json"
+    broken.write_text('{"format": "tabletop21 taught reader", "version": 1, "kind": "dice", "model": "old"}')
+    config = str(_taught_settings(tmp_path, broken))
+    assert main(["run", "--config", config, "--frames", "5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "was taught for other reader models" in err and "[table] taught" in err and len(err.splitlines()) == 1
+    assert main(["doctor", "--config", config]) == 1
+    assert "[PROBLEM] taught reader:" in capsys.readouterr().out

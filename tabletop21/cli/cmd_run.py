@@ -58,10 +58,25 @@ def run(args) -> int:
     config = load_config(path)
     print(said)
     calibration = _calibration(config)  # opens nothing: a bad file starts nothing
+    taught = _taught(config)
     display = _open_display(config, args.fullscreen)  # first to open: if it fails, nothing else was opened
     with ExitStack() as opened:  # closed in reverse, whatever ends the run
         opened.callback(display.close)
-        return _run(args, config, calibration, display, opened)
+        return _run(args, config, calibration, taught, display, opened)
+
+
+def _taught(config):
+    """The taught dice reader the settings name, with its file's hash (what the recording
+    names), or None; a file that cannot be used is one line before anything opens."""
+    if not config.table.taught:
+        return None
+    from tabletop21.taught import file_hash, load_taught
+
+    path = Path(config.table.taught).expanduser()
+    try:
+        return load_taught(path), {"file": str(path), "hash": file_hash(path)}
+    except TableError as err:
+        raise TableError(f"{err} (fix [table] taught in the settings, or empty it for the shipped reader)") from None
 
 
 def _open_display(config, fullscreen: bool):
@@ -78,7 +93,7 @@ def _open_display(config, fullscreen: bool):
                          "start it from the console with SDL_VIDEODRIVER=kmsdrm, or from the desktop") from None
 
 
-def _run(args, config, calibration, display, opened: ExitStack) -> int:
+def _run(args, config, calibration, taught, display, opened: ExitStack) -> int:
     from display import QUIT
     from hardware.frames import ReconnectingSource
     from table.driver import Driver, house_account
@@ -138,11 +153,12 @@ def _run(args, config, calibration, display, opened: ExitStack) -> int:
     recorder = SessionWriter(folder, Manifest(game, seats, settings={
         "bet": config.table.bet, "typed_kinds": list(typed), "dealt_kinds": list(dealt),
         "bankrolls": ledger.as_dict(),
-        "driver": reopened.driver, "readers": list(kinds), "calibration": calibration},
+        "driver": reopened.driver, "readers": list(kinds), "calibration": calibration,
+        "taught": taught[1] if taught else None},
         versions={"tabletop21": _version()}, created=started.isoformat(timespec="seconds")))
     opened.callback(recorder.close)
     appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(calibration),
-                          table_reader(kinds, calibration), store=store, recorder=recorder,
+                          table_reader(kinds, calibration, taught[0] if taught else None), store=store, recorder=recorder,
                           controls=controls, advisor=config.display.advisor,
                           notice=" ".join([*store.notices, reopened.notice]).strip())
     lines = typed_lines()

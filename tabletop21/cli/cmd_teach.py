@@ -18,7 +18,10 @@ def register(subparsers) -> None:
     parser.add_argument("kind", choices=ALL_KINDS, metavar="KIND", help=f"what to teach: {', '.join(ALL_KINDS)}")
     parser.add_argument("directory", nargs="?", metavar="DIR",
                         help="photos with a labels.json in the `eval` format (15-20 photos of your pieces)")
-    parser.add_argument("-o", "--out", metavar="FILE", help="the taught-reader file to write")
+    parser.add_argument("-o", "--out", metavar="FILE",
+                        help="the taught-reader file to write (default: the settings' [table] taught)")
+    parser.add_argument("--config", default=None,
+                        help="settings file (TOML); default $TABLETOP21_CONFIG, else ~/tabletop21/table.toml")
     parser.add_argument("--forget", metavar="FILE", help="remove this taught-reader file: the shipped reader reads again")
     parser.set_defaults(run=run)
 
@@ -45,7 +48,14 @@ def run(args) -> int:
                          "dice, label them in a labels.json (the `eval` format) and run "
                          "`tabletop21 teach dice DIR -o FILE`")
     if not args.out:
-        raise TableError("name the taught-reader file to write with -o FILE (e.g. -o ~/tabletop21/taught-dice.json)")
+        from tabletop21.settings import find_settings, load_config
+
+        settings, _ = find_settings(args.config)
+        args.out = load_config(settings).table.taught or None
+        if not args.out:
+            raise TableError("name the taught-reader file to write with -o FILE (e.g. -o ~/tabletop21/taught-dice.json"
+                             "), or set [table] taught in the settings file")
+        args.out = str(Path(args.out).expanduser())
     start = time.process_time()
     taught = teach_folder(args.kind, args.directory)
     save_taught(taught, args.out)
