@@ -21,6 +21,11 @@ def register(subparsers) -> None:
     replay.add_argument("--step", action="store_true", help="wait for a button or key at every step")
     replay.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
     replay.add_argument("--advisor", action="store_true", help="show each choice's expected value")
+    replay.add_argument("--correct", action="store_true",
+                        help="go through every roll of dice read and say what it was: each roll kept teaches "
+                             "`tabletop21 teach dice` next time")
+    replay.add_argument("--into", metavar="DIR", default=None,
+                        help="the teaching folder --correct keeps rolls in (default ~/tabletop21/teach-dice)")
     replay.set_defaults(run=run_replay)
     demo = subparsers.add_parser("demo", help="replay a bundled session (Dicey 21 unless a game is named) on the display")
     demo.add_argument("game", nargs="?", default="dicey21",
@@ -74,6 +79,26 @@ def run_demo(args) -> int:
     return run_replay(args)
 
 
+def _correct(session, args) -> int:
+    from tabletop21.corrections import TEACH_FOLDER, correct
+
+    folder = Path(args.into or TEACH_FOLDER).expanduser()
+    try:
+        saved = correct(session, folder, input, print)
+    except (EOFError, KeyboardInterrupt):
+        print()
+        saved = -1
+    if saved < 0:
+        print(f"stopped: the rolls answered so far are kept in {folder}")
+        return 130
+    if saved:
+        print(f"{saved} roll{'s' if saved > 1 else ''} kept in {folder}: teach with "
+              f"`tabletop21 teach dice {folder} -o FILE`")
+    else:
+        print(f"{args.session}: no roll of dice kept")
+    return 0
+
+
 def has_screen() -> bool:
     """SDL falls back to a dummy driver (or fails) where there is no display at all."""
     import pygame
@@ -98,6 +123,8 @@ def run_replay(args) -> int:
               "and --screenshots", file=sys.stderr)
         return 2
     session = SessionReader(args.session)
+    if args.correct:
+        return _correct(session, args)
     if session.torn_tail:
         print(f"warning: {args.session}: the last line of events.jsonl was cut short (a stop while it was "
               f"written) and is left out; replaying the {len(session.events)} events before it", file=sys.stderr)

@@ -1,0 +1,122 @@
+"""Corrections of recorded dice reads, kept as teaching examples.
+
+`tabletop21 replay SESSION --correct` goes through every settled dice read of a session
+and asks whether it was right. A roll the person confirms or corrects is saved in a
+teaching folder (a labels.json in the `eval` format with the frames in images/), so
+`tabletop21 teach dice FOLDER` learns from it next time: the frame the camera saw, and
+each die's box with the value the person gave."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from table.driver import SettledRead
+from table.errors import TableError
+from table.reads import TableRead
+from tabletop21.recording import SessionReader
+
+TEACH_FOLDER = Path("~/tabletop21/teach-dice")  # where corrections go unless told
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One settled read of dice, and the recorded frame it was read from."""
+
+    number: int  # the roll's count in the session, from 1
+    frame: str  # the frame's path in the session folder
+    boxes: tuple[tuple[float, float, float, float], ...]
+    read: tuple[int | None, ...]  # each box's value as read; None: refused as unreadable
+
+
+def dice_rolls(session: SessionReader) -> Iterator[Roll]:
+    """The session's settled reads that hold dice, each with the last frame before it."""
+    frame = None
+    number = 0
+    for event in session.events:
+        if event.kind == "frame" and isinstance(event.data, dict):
+            frame = event.data.get("path")
+        elif event.kind == "input" and isinstance(event.data, SettledRead):
+            read: TableRead = event.data.read
+            places: list[tuple[tuple[float, ...], int | None]] = [(die.box, die.value) for die in read.dice]
+            places += [(u.box, None) for u in read.unreadable if u.kind == "die" and u.box is not None]
+            if not places or not isinstance(frame, str):
+                continue
+            places.sort(key=lambda place: (place[0][1], place[0][0]))
+            number += 1
+            yield Roll(number, frame, tuple((float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b, _ in places),
+                       tuple(value for _, value in places))
+
+
+def parse_values(text: str, count: int) -> tuple[int | None, ...]:
+    """What a person typed for `count` dice: a value 1-6 or x (no die there) for each,
+    in the order shown. Raises TableError in words."""
+    words = text.replace(",", " ").split()
+    if len(words) != count:
+        raise TableError(f"type {count} value{'s' if count > 1 else ''} (1 to 6, or x where no die is), "
+                         f"one for each die in the order shown; {len(words)} typed")
+    values: list[int | None] = []
+    for word in words:
+        if word.lower() == "x":
+            values.append(None)
+        elif word in ("1", "2", "3", "4", "5", "6"):
+            values.append(int(word))
+        else:
+            raise TableError(f"{word!r} is no die's value: a die shows 1 to 6 (x: no die there)")
+    return tuple(values)
+
+
+def save_example(folder: Path, session: SessionReader, roll: Roll, values: tuple[int | None, ...]) -> str:
+    """The roll's frame and its dice, as the person said they were, added to the teaching
+    folder; labels.json is written whole beside itself and put in place."""
+    name = f"{session.folder.name}-{Path(roll.frame).stem}.jpg"
+    images = folder / "images"
+    labels_path = folder / "labels.json"
+    try:
+        images.mkdir(parents=True, exist_ok=True)
+        labels = json.loads(labels_path.read_text()) if labels_path.is_file() else {}
+        if not isinstance(labels, dict):
+            raise TableError(f"{labels_path}: not a labels.json of photos; give another folder with --into")
+        source = (session.folder / roll.frame).resolve()
+        if session.folder.resolve() not in source.parents or not source.is_file():
+            raise TableError(f"{session.folder}: the frame {roll.frame} is not in the session")
+        shutil.copyfile(source, images / name)
+        labels[name] = {"dice": [{"value": value, "box": list(box)}
+                                 for box, value in zip(roll.boxes, values) if value is not None]}
+        part = labels_path.with_name("labels.json.part")
+        part.write_text(json.dumps(labels, indent=1) + "\n")
+        os.replace(part, labels_path)
+    except OSError as err:
+        raise TableError(f"{folder}: the correction could not be saved ({err.strerror or err})") from None
+    except ValueError:
+        raise TableError(f"{labels_path}: not a labels.json (not JSON); give another folder with --into") from None
+    return name
+
+
+def correct(session: SessionReader, folder: Path, ask: Callable[[str], str], say: Callable[[str], None]) -> int:
+    """Asks about every roll of dice in the session; returns how many were saved."""
+    saved = 0
+    for roll in dice_rolls(session):
+        shown = " ".join("?" if v is None else str(v) for v in roll.read)
+        where = ", ".join(f"({(b[0] + b[2]) / 2:.0f}, {(b[1] + b[3]) / 2:.0f})" for b in roll.boxes)
+        say(f"roll {roll.number} ({roll.frame}): read {shown}, dice at {where}")
+        while True:
+            answer = ask("  Enter: right as read; or the dice's values in that order (x: no die), s: skip > ").strip()
+            if answer.lower() == "s":
+                break
+            try:
+                values = roll.read if not answer else parse_values(answer, len(roll.boxes))
+                if None in values and not answer:
+                    raise TableError("a die was not read (?): type every die's value to keep this roll")
+            except TableError as err:
+                say(f"  {err}")
+                continue
+            name = save_example(folder, session, roll, values)
+            saved += 1
+            say(f"  kept as {folder / 'images' / name}")
+            break
+    return saved

@@ -1,0 +1,61 @@
+"""`replay SESSION --correct`: each roll of dice a person confirms or corrects is kept
+as a teaching example (the frame, each die's box and value) that `teach` reads."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from table.errors import TableError
+from tabletop21.cli import main
+from tabletop21.corrections import dice_rolls, parse_values
+from tabletop21.evaluate import load_labels
+from tabletop21.recording import SessionReader
+
+SESSION = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions" / "dice-blackjack"
+
+
+def test_every_settled_roll_of_dice_is_offered_with_its_frame():
+    rolls = list(dice_rolls(SessionReader(SESSION)))
+    assert len(rolls) >= 4 and [r.number for r in rolls] == list(range(1, len(rolls) + 1))
+    assert all((SESSION / r.frame).is_file() and len(r.boxes) == len(r.read) >= 1 for r in rolls)
+    assert rolls[0].read == (4,)
+
+
+@pytest.mark.parametrize("typed, words", [("7", "no die's value"), ("4 4", "type 1 value"), ("four", "no die's value")])
+def test_what_is_no_die_value_is_said_in_words(typed, words):
+    with pytest.raises(TableError, match=words):
+        parse_values(typed, 1)
+
+
+def test_a_confirmed_and_a_corrected_roll_are_kept_and_taught_from(tmp_path, monkeypatch, capsys):
+    answers = iter(["", "9", "3", "s", "6 x"] + ["s"] * 50)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    folder = tmp_path / "teach-dice"
+    assert main(["replay", str(SESSION), "--correct", "--into", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "no die's value" in out and f"3 rolls kept in {folder}" in out
+    labels = load_labels(folder)
+    assert len(labels) == 3 and all((folder / "images" / name).is_file() for name in labels)
+    values = [[d["value"] for d in entry["dice"]] for entry in labels.values()]
+    assert values == [[4], [3], [6]]  # as read; corrected from 1; one of two dice, the other not there
+    again = iter(["s"] * 50)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(again))
+    assert main(["replay", str(SESSION), "--correct", "--into", str(folder)]) == 0
+    assert json.loads((folder / "labels.json").read_text()) == labels  # skipping keeps what was kept
+
+
+def test_a_stop_keeps_the_rolls_answered(tmp_path, monkeypatch, capsys):
+    answers = iter([""])
+
+    def ask(prompt=""):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", ask)
+    folder = tmp_path / "kept"
+    assert main(["replay", str(SESSION), "--correct", "--into", str(folder)]) == 130
+    assert "the rolls answered so far are kept" in capsys.readouterr().out
+    assert len(load_labels(folder)) == 1
