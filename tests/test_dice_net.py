@@ -37,8 +37,8 @@ def test_models_load_with_their_settings():
     assert (dice_net.MODELS / config["face"]["file"]).is_file()
     for value in (config["detector"]["threshold"], config["face"]["threshold"], config["face"]["not_die_threshold"]):
         assert 0 < value < 1
-    nets = dice_net._nets()
-    assert nets is dice_net._nets()  # made once
+    nets = dice_net.load_nets()
+    assert nets is dice_net.load_nets()  # made once
 
 
 @pytest.mark.parametrize("size", [(480, 640), (640, 640), (300, 200), (1080, 1920)])

@@ -24,13 +24,13 @@ def test_timings_give_each_pass_its_own_row_and_leave_loading_untimed(monkeypatc
 
     def load(path):
         clock.now += 1.0  # a second to load: must not be in the figures
-        return bench._frame(path)
+        return bench.bench_frame(path)
 
     def reader(frame):
         calls.append(frame.shape)
         clock.now += 0.007 * len(calls)  # each read a little slower than the one before
 
-    out = bench._timings(reader, paths, load, passes=3)
+    out = bench.timings(reader, paths, load, passes=3)
     assert out.shape == (3, 2)
     assert calls == [(640, 640, 3)] * 7  # one untimed warm-up read, then every frame in every pass
     # Reads 2-7 took 14, 21, ... 49 ms: pass by pass, frame by frame.

@@ -95,7 +95,7 @@ def _lone_card_frame(rank: str, suit: str, angle: float, font_index: int, shape:
     sprite, alpha = render.card_face(rank, suit, font, shape, 1.0, rng)
     scene = table_background(rng, 640, "felt")
     h, w = alpha.shape
-    hom = render._placement(w, h, 190 / h, angle, (320.0, 320.0), (w / 2, h / 2))
+    hom = render.placement(w, h, 190 / h, angle, (320.0, 320.0), (w / 2, h / 2))
     render.camera_look.paste(scene, sprite, alpha, hom)
     return cv2.GaussianBlur(scene, (0, 0), 0.7)
 

@@ -24,7 +24,7 @@ def _on_table(sprite: np.ndarray, alpha: np.ndarray, table: str, angle: float, s
     rng = np.random.default_rng(seed)
     scene = table_background(rng, 640, table)
     h, w = alpha.shape
-    hom = render._placement(w, h, 190 / max(h, w), angle, (320.0, 320.0), (w / 2, h / 2))
+    hom = render.placement(w, h, 190 / max(h, w), angle, (320.0, 320.0), (w / 2, h / 2))
     drop_shadow(scene, cv2.warpPerspective(alpha, hom, (640, 640)), rng)
     paste(scene, sprite, alpha, hom)
     return photograph(scene, rng)[0]
@@ -32,7 +32,7 @@ def _on_table(sprite: np.ndarray, alpha: np.ndarray, table: str, angle: float, s
 
 def _plain_back(ink: str, shape: str) -> tuple[np.ndarray, np.ndarray]:
     w, h = render.WIDTHS[shape], render.CARD_H
-    return np.full((h, w, 3), render.BACK_INKS[ink], np.uint8), render._rounded_alpha(w, h)
+    return np.full((h, w, 3), render.BACK_INKS[ink], np.uint8), render.rounded_alpha(w, h)
 
 
 def test_the_borderless_fixtures_count_every_back():

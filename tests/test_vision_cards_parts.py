@@ -36,7 +36,7 @@ def _column_patch(gap: bool) -> np.ndarray:
 
 def test_a_rank_run_into_its_suit_is_cut_apart_across_the_middle():
     ink = _column_patch(gap=False)
-    assert fan._part_rank_from_suit(ink)
+    assert fan.part_rank_from_suit(ink)
     n, _ = cv2.connectedComponents(ink)
     assert n - 1 == 2
 
@@ -44,7 +44,7 @@ def test_a_rank_run_into_its_suit_is_cut_apart_across_the_middle():
 def test_a_rank_apart_from_its_suit_is_left_as_it_is():
     ink = _column_patch(gap=True)
     before = ink.copy()
-    assert not fan._part_rank_from_suit(ink)
+    assert not fan.part_rank_from_suit(ink)
     assert (ink == before).all()
 
 
@@ -61,7 +61,7 @@ def _shaded_hand() -> tuple[np.ndarray, Region]:
 
 def test_a_hands_stock_takes_in_its_shaded_lower_card_across_the_edge_line():
     frame, hand = _shaded_hand()
-    stock = fan._hand_stock(frame, hand, [])
+    stock = fan.hand_stock(frame, hand, [])
     assert stock[160, 200] and stock[235, 200]  # top card and the shaded card below it
     assert not stock[360, 200]  # pale table beyond reach
     assert not stock[300, 200]  # dark table between
@@ -70,8 +70,8 @@ def test_a_hands_stock_takes_in_its_shaded_lower_card_across_the_edge_line():
 def test_a_hands_stock_leaves_shade_nearer_another_card_to_it():
     frame, hand = _shaded_hand()
     frame[252:320, 100:300] = 220  # another card just below the shaded strip
-    alone = fan._hand_stock(frame, hand, [])
-    shared = fan._hand_stock(frame, hand, [_region(100, 252, 299, 319).contour])
+    alone = fan.hand_stock(frame, hand, [])
+    shared = fan.hand_stock(frame, hand, [_region(100, 252, 299, 319).contour])
     assert alone[243, 200] and alone[265, 200]  # with nothing else known, the hand takes both
     assert shared[230, 200]  # nearer the hand
     assert not shared[243, 200] and not shared[265, 200]  # nearer the other card, and on it
@@ -87,15 +87,15 @@ def _index_ink(*boxes: tuple[int, int, int, int]) -> np.ndarray:
 def test_a_ten_proposes_its_suit_under_the_middle_of_both_glyphs():
     # "1" and "0" side by side, 15 px tall, the suit symbol (11 px) centred under both:
     # the "0" alone would point 17 degrees askew at it.
-    glyphs = fan._blobs(_index_ink((44, 30, 50, 44), (54, 30, 64, 44), (48, 49, 58, 59)), (4, 30))[0]
-    proposals = fan._pairs(glyphs)
+    glyphs = fan.glyph_blobs(_index_ink((44, 30, 50, 44), (54, 30, 64, 44), (48, 49, 58, 59)), (4, 30))[0]
+    proposals = fan.glyph_pairs(glyphs)
     assert any(np.hypot(*(centre - (53, 45.5))) < 1 and abs(down[0]) < 0.02 for centre, down, _ in proposals)
 
 
 def test_two_pips_of_one_size_propose_no_index():
-    glyphs = fan._blobs(_index_ink((50, 30, 62, 44), (50, 50, 62, 64)), (4, 30))[0]
+    glyphs = fan.glyph_blobs(_index_ink((50, 30, 62, 44), (50, 50, 62, 64)), (4, 30))[0]
     assert len(glyphs) == 2
-    assert fan._pairs(glyphs) == []
+    assert fan.glyph_pairs(glyphs) == []
 
 
 def _upright_card_with_index(at: int, sliver: bool) -> np.ndarray:
@@ -232,7 +232,7 @@ def test_a_long_stroke_within_the_corner_alone_is_kept():
     card = np.full((index.H, index.W, 3), 238, np.uint8)
     card[10 : 10 + round(index.FRAME_LINE * index.H) + 4, 20:23] = 30
     ink = index.index_ink(card)
-    kept = index._corner_without_frame_lines(ink)
+    kept = index.corner_without_frame_lines(ink)
     assert kept.sum() == ink[: kept.shape[0], : kept.shape[1]].sum() > 0
     card[10 : round(0.5 * index.H), 20:23] = 30
-    assert index._corner_without_frame_lines(index.index_ink(card)).sum() == 0
+    assert index.corner_without_frame_lines(index.index_ink(card)).sum() == 0

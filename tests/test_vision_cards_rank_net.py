@@ -159,18 +159,18 @@ def _index(rank: str, centre: tuple[float, float], down: tuple[float, float], gl
 def test_one_cards_two_indices_give_its_size_whatever_the_glyph_height():
     # A card 200 long and 130 wide, upright: its indices sit a tenth in from two corners.
     near, far = _index("3", (13, 20), (0, 1)), _index("3", (117, 180), (0, -1))
-    spans = fan._spanned_by_twins([near, far])
+    spans = fan.spanned_by_twins([near, far])
     assert set(spans) == {0, 1}
     assert spans[0] == pytest.approx((200, 130)) and spans[1] == pytest.approx((200, 130))
-    centre, _, _, _ = fan._card_geometry(near, spans[0])
+    centre, _, _, _ = fan.card_geometry(near, spans[0])
     assert centre == pytest.approx((65, 100))
 
 
 def test_indices_not_at_a_cards_far_corner_give_no_size():
     near = _index("3", (13, 20), (0, 1))
-    assert fan._spanned_by_twins([near, _index("3", (13, 180), (0, -1))]) == {}  # straight down: no card is so narrow
-    assert fan._spanned_by_twins([near, _index("3", (117, 180), (0, 1))]) == {}  # facing the same way
-    assert fan._spanned_by_twins([near, _index("5", (117, 180), (0, -1))]) == {}  # another rank
-    assert fan._spanned_by_twins([_index("3", (13, 20), (0, 1), suit="C"),
+    assert fan.spanned_by_twins([near, _index("3", (13, 180), (0, -1))]) == {}  # straight down: no card is so narrow
+    assert fan.spanned_by_twins([near, _index("3", (117, 180), (0, 1))]) == {}  # facing the same way
+    assert fan.spanned_by_twins([near, _index("5", (117, 180), (0, -1))]) == {}  # another rank
+    assert fan.spanned_by_twins([_index("3", (13, 20), (0, 1), suit="C"),
                                   _index("3", (117, 180), (0, -1), suit="S")]) == {}  # another suit
-    assert fan._spanned_by_twins([near, _index("3", (23, 36), (0, -1))]) == {}  # too near to be a card apart
+    assert fan.spanned_by_twins([near, _index("3", (23, 36), (0, -1))]) == {}  # too near to be a card apart

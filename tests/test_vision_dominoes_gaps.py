@@ -111,7 +111,7 @@ def test_two_touching_dice_in_line_are_not_taken_for_a_tile():
 
 def test_black_tiles_on_a_grey_tray_are_read_through_glare():
     """Glare on a glossy black tile can look like the grey tray and cut a notch into
-    its blob; the blob's convex hull gives it a second look (reader._read_blob).
+    its blob; the blob's convex hull gives it a second look (reader.read_blob).
     Measured on these 10 scenes: 57 of 60 read (53 without the second look), none
     misread."""
     scores = [_right_and_wrong((21, 5, s), "black", "tray", 6, (32, 48), 1) for s in range(10)]
@@ -143,7 +143,7 @@ def _right_and_wrong(seed, style, table, tiles, short_px, face_down):
     """Tiles read right and read wrong in one fixture-style photo drawn from `seed`."""
     rng = np.random.default_rng(seed)
     drawn = [ALL_TILES[k] for k in rng.permutation(len(ALL_TILES))[:tiles]]
-    frame, label = fixtures._photo(rng, fixtures.Plan("x", style, table, drawn,
+    frame, label = fixtures.fixture_photo(rng, fixtures.Plan("x", style, table, drawn,
                                                       float(rng.uniform(*short_px)), face_down))
     read = read_dominoes(frame, None).dominoes
     right = sum(any(inside(d.center, t["box"]) and tile_key(d.halves) == tile_key(tuple(t["halves"]))

@@ -45,7 +45,7 @@ class _Nets:
         self.face_in = self.face.get_inputs()[0].name
 
 
-def _nets(config_path: Path | str | None = None) -> _Nets:
+def load_nets(config_path: Path | str | None = None) -> _Nets:
     key = str(Path(config_path or CONFIG).resolve())
     with _lock:
         nets = _cache.get(key)
@@ -156,7 +156,7 @@ def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None 
     """Every detection above `min_score` (default: the config's detector threshold) with
     its box in frame pixels, detector score and the classifier's 7 probabilities."""
     frame = _check_frame(frame_bgr)
-    nets = _nets(config_path)
+    nets = load_nets(config_path)
     thr = float(nets.cfg["detector"]["threshold"] if min_score is None else min_score)
     kept = detect(frame, nets, thr)
     if not kept:
@@ -210,7 +210,7 @@ def read_dice_net(frame_bgr: np.ndarray, calibration=None) -> TableRead:
         over = calibration
     elif calibration is not None:
         raise TypeError(f"calibration is None, a config path or a dict, not {type(calibration).__name__}")
-    cfg = _nets(config_path).cfg
+    cfg = load_nets(config_path).cfg
     det_thr = float(over.get("detector_threshold", cfg["detector"]["threshold"]))
     face_thr = float(over.get("face_threshold", cfg["face"]["threshold"]))
     not_die = float(over.get("not_die_threshold", cfg["face"]["not_die_threshold"]))

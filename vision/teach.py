@@ -132,7 +132,7 @@ def _rounded(values: np.ndarray) -> list:
 def model_id(config_path=None) -> str:
     """A short hash of the shipped reader's model files and settings: what a taught
     reader was fitted on."""
-    nets = dice_net._nets(config_path)
+    nets = dice_net.load_nets(config_path)
     digest = hashlib.sha256()
     for name in (nets.cfg["detector"]["file"], nets.cfg["face"]["file"]):
         digest.update((nets.base / name).read_bytes())
@@ -215,7 +215,7 @@ def teach_dice(examples: Iterable[Example], config_path=None,
                progress: Callable[[int, int], None] | None = None) -> Taught:
     """A taught reader fitted to these labelled frames of the owner's dice."""
     exs = _checked(examples)
-    nets = dice_net._nets(config_path)
+    nets = dice_net.load_nets(config_path)
     steps = len(exs) * (len(ENLARGE) + 1)
     done = 0
     # 1. the scale and detector threshold that find most taught dice with fewest false finds
@@ -326,7 +326,7 @@ def _tally(held, shipped, labels, head_thr, keep_shipped, shipped_thr, shipped_n
 def read_taught(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> TableRead:
     """Read the six-sided dice in a BGR frame with a taught reader."""
     frame = dice_net._check_frame(frame_bgr)
-    nets = dice_net._nets(config_path)
+    nets = dice_net.load_nets(config_path)
     dets = dice_net.detect(frame, nets, taught.detector_threshold, taught.enlarge)
     if not dets:
         return TableRead()

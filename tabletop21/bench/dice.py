@@ -27,7 +27,7 @@ PHOTO_SETS = {
 READ_PASSES = 3
 
 
-def _frame(path: Path) -> np.ndarray:
+def bench_frame(path: Path) -> np.ndarray:
     frame = load_bgr(path)
     return frame if frame.shape[:2] == (640, 640) else cv2.resize(frame, (640, 640), interpolation=cv2.INTER_AREA)
 
@@ -35,10 +35,10 @@ def _frame(path: Path) -> np.ndarray:
 def _camera_frame(path: Path) -> np.ndarray:
     """A 1280x720 frame, the appliance camera's size, with dice twice as big as in the
     640x640 photos (about 40-75 pixels across, as the README's camera height gives)."""
-    return cv2.resize(_frame(path), (1280, 1280), interpolation=cv2.INTER_LINEAR)[280:1000]
+    return cv2.resize(bench_frame(path), (1280, 1280), interpolation=cv2.INTER_LINEAR)[280:1000]
 
 
-def _timings(fn, paths: list[Path], load=_frame, passes: int = 1) -> np.ndarray:
+def timings(fn, paths: list[Path], load=bench_frame, passes: int = 1) -> np.ndarray:
     """Per-frame milliseconds, (passes, frames); frames are loaded one at a time so
     memory stays the reader's own, and loading is not timed."""
     fn(load(paths[0]))  # the first call loads the model: not a per-frame cost
@@ -62,14 +62,14 @@ def run(args=None) -> None:
         # Three passes: the first is what one read costs as it comes; each frame's least
         # of the three is its cost with this shared machine's passing slowdowns left out
         # (they move a mean by a tenth from one minute to the next).
-        passes = _timings(read_dice, paths, passes=READ_PASSES)
+        passes = timings(read_dice, paths, passes=READ_PASSES)
         reader, least = passes[0], passes.min(axis=0)
-        settle = _timings(SettleDetector().update, paths)[0]
+        settle = timings(SettleDetector().update, paths)[0]
         print(f"{name} ({len(paths)} frames, 640x640, 1 thread): read_dice mean {reader.mean():.1f} ms, "
               f"median {np.median(reader):.1f} ms, p95 {np.percentile(reader, 95):.1f} ms, "
               f"max {reader.max():.1f} ms (each frame's least of {READ_PASSES} reads: mean {least.mean():.1f} ms); "
               f"SettleDetector.update mean {settle.mean():.2f} ms")
-        camera = _timings(read_dice, paths, _camera_frame)[0]
+        camera = timings(read_dice, paths, _camera_frame)[0]
         print(f"{name} enlarged twice, cut to 1280x720 (the camera's frames): read_dice mean {camera.mean():.1f} ms, "
               f"p95 {np.percentile(camera, 95):.1f} ms")
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -59,7 +59,7 @@ def main(argv=None):
     if a.config:
         from vision import dice_net
 
-        nets = dice_net._nets(a.config)
+        nets = dice_net.load_nets(a.config)
 
         def found_in(img):
             return [(*d["center"], d["w"], d["h"], d["score"]) for d in dice_net.detect(img, nets, a.min_score)]

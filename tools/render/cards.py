@@ -54,7 +54,7 @@ def _stamp(canvas: np.ndarray, mask: np.ndarray, top_left: tuple[int, int], colo
     region[:] = (region * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
 
 
-def _rounded_alpha(w: int, h: int) -> np.ndarray:
+def rounded_alpha(w: int, h: int) -> np.ndarray:
     alpha = np.zeros((h, w), np.uint8)
     r = w // 14
     cv2.rectangle(alpha, (r, 0), (w - r - 1, h - 1), 255, -1)
@@ -89,7 +89,7 @@ def card_face(rank: str, suit: str, font: fonts.FontSpec, shape: str, index_scal
         for fx, fy in PIPS.get(int(rank) if rank != "A" else 0, [(0.5, 0.5)]):
             glyph = pip[::-1, ::-1] if fy > 0.55 else pip
             _stamp(card, glyph, (round(fx * w - glyph.shape[1] / 2), round(fy * h - glyph.shape[0] / 2)), colour)
-    return card, _rounded_alpha(w, h)
+    return card, rounded_alpha(w, h)
 
 
 def _court_picture(card: np.ndarray, suit: str, colour: tuple[int, int, int], x0: int,
@@ -123,7 +123,7 @@ def card_back(shape: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
         cv2.line(card, (b + t, b), (b + t + h, b + h), (235, 235, 235), 2)
         cv2.line(card, (b + t, b), (b + t - h, b + h), (235, 235, 235), 2)
     cv2.rectangle(card, (0, 0), (w, h), (240, 240, 240), b)
-    return card, _rounded_alpha(w, h)
+    return card, rounded_alpha(w, h)
 
 
 BACK_INKS = {"red": (35, 30, 165), "blue": (140, 60, 25), "black": (30, 28, 28)}
@@ -143,10 +143,10 @@ def borderless_back(shape: str, rng: np.random.Generator) -> tuple[np.ndarray, n
         for t in range(-h, w + h, step):
             cv2.line(card, (t, 0), (t + h, h), line, thick)
             cv2.line(card, (t, 0), (t - h, h), line, thick)
-    return card, _rounded_alpha(w, h)
+    return card, rounded_alpha(w, h)
 
 
-def _placement(w: int, h: int, scale: float, angle: float, at: tuple[float, float],
+def placement(w: int, h: int, scale: float, angle: float, at: tuple[float, float],
                pivot: tuple[float, float]) -> np.ndarray:
     """Homography putting card point `pivot` at scene point `at`, scaled and turned by `angle` deg."""
     a = np.deg2rad(angle)
@@ -258,7 +258,7 @@ def _loose(scene: _Scene, rank: str | None, face_up: bool, back=card_back) -> No
     else:
         (sprite, alpha), label = back(shape, rng), {}
     for _ in range(200):
-        hom = _placement(w, h, rng.uniform(155, 215) / h, rng.uniform(0, 360),
+        hom = placement(w, h, rng.uniform(155, 215) / h, rng.uniform(0, 360),
                          tuple(rng.uniform(90, scene.size - 90, 2)), (w / 2, h / 2))
         quad = cv2.perspectiveTransform(_corners(w, h).reshape(-1, 1, 2), hom).reshape(-1, 2)
         if scene.fits([quad]):
@@ -279,11 +279,11 @@ def _fan(scene: _Scene, count: int) -> None:
         homs = []
         for i in range(count):
             if curved:
-                homs.append(_placement(w, h, scale, base + i * step, tuple(at), (w / 2, 0.9 * h)))
+                homs.append(placement(w, h, scale, base + i * step, tuple(at), (w / 2, 0.9 * h)))
             else:
                 a = np.deg2rad(base)
                 shift = at + i * 0.3 * w * scale * np.array([np.cos(a), np.sin(a)])
-                homs.append(_placement(w, h, scale, base, tuple(shift), (w / 2, h / 2)))
+                homs.append(placement(w, h, scale, base, tuple(shift), (w / 2, h / 2)))
         quads = [cv2.perspectiveTransform(_corners(w, h).reshape(-1, 1, 2), m).reshape(-1, 2) for m in homs]
         if scene.fits(quads):
             for hom in homs:

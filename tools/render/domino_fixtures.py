@@ -95,13 +95,13 @@ def _gap_plans(rng) -> list[Plan]:
 
 
 def write_photo(out_dir: Path, plan: Plan, rng) -> dict:
-    image, label = _photo(rng, plan)
+    image, label = fixture_photo(rng, plan)
     cv2.imwrite(str(out_dir / "images" / plan.name), image,
                 [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 88))])
     return label
 
 
-def _photo(rng, plan: Plan):
+def fixture_photo(rng, plan: Plan):
     style, short_px = render.STYLES[plan.style], plan.short_px
     scene = render.table_background(plan.background, SIZE, rng)
     occupied = np.zeros(SIZE[::-1], np.uint8)

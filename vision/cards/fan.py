@@ -44,7 +44,7 @@ MERGED_STEP = 0.075 / 0.135  # rank centre to suit centre, per length of the two
 # Measured on renders, such blobs were 1.6-3.6 times as long as wide and filled 0.50-0.73
 # of their box; of the rest, half were longer or fuller (edges, shadows, pips run together).
 MERGED_MAX_ELONGATION, MERGED_FILL = 4.0, (0.45, 0.8)
-SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 6  # see _hand_stock (EDGE_LINE in frame pixels)
+SHADE_REACH, SHADE_STEP, EDGE_LINE = 0.8, 20, 6  # see hand_stock (EDGE_LINE in frame pixels)
 MAX_SHADE_REACH = 0.15  # of the frame's side: about half a card's length (a wide bright blob is no hand)
 REALIGN_DEGREES = 8.0  # an index read this far askew of its proposal is cut out again along its own axis
 CARD_PER_GLYPH = 12.0  # a card is about this many rank-glyph heights tall
@@ -79,7 +79,7 @@ class _Index:
     glyph: float  # rank glyph height in frame pixels
 
 
-def _blobs(ink: np.ndarray, *ranges: tuple[float, float]) -> list[list[_Blob]]:
+def glyph_blobs(ink: np.ndarray, *ranges: tuple[float, float]) -> list[list[_Blob]]:
     """The ink blobs whose larger side lies in each (low, high) range, one list per range.
     Vectorised: a textured table can hold thousands of specks."""
     n, labels, stats, centroids = components_with_stats(ink)
@@ -167,7 +167,7 @@ def _middle(mask: np.ndarray) -> np.ndarray:
     return np.array([x + w / 2, y + h / 2])
 
 
-def _part_rank_from_suit(ink: np.ndarray) -> bool:
+def part_rank_from_suit(ink: np.ndarray) -> bool:
     """Cuts the ink in place along the emptiest row across the middle of the patch's
     middle column, where the gap between rank and suit lies: blur may have bridged it.
     Whether there was ink to cut."""
@@ -184,7 +184,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
     counts: dark table beside a card would swallow glyphs near its edge."""
     low, high = low_high(patch)
     ink = index.darkest_ink_mask(low, reach=PATCH // 6) & stock  # only the stock right round the index
-    cut = _part_rank_from_suit(ink)
+    cut = part_rank_from_suit(ink)
     n, labels, stats, centroids = components_with_stats(ink)
     mid, reach = PATCH / 2, PATCH * 0.12
     usable = [i for i in range(1, n) if stats[i][4] >= 10 and stats[i][0] > index.EDGE and stats[i][1] > index.EDGE
@@ -230,7 +230,7 @@ def _read_patch(patch: np.ndarray, stock: np.ndarray) -> PatchRead | None:
                      rank_at, suit_at)
 
 
-def _pairs(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
+def glyph_pairs(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """(centre, down, distance from rank to suit) of every rank-over-suit a pair of blobs
     could be: a glyph, and something beside it shorter along the way from one to the
     other but with up to twice its ink (a solid heart under the thin strokes of a "4" has
@@ -295,7 +295,7 @@ def _merged(blobs: list[_Blob]) -> list[tuple[np.ndarray, np.ndarray, float]]:
     return found
 
 
-def _hand_stock(frame: np.ndarray, region: Region, others: list[np.ndarray]) -> np.ndarray:
+def hand_stock(frame: np.ndarray, region: Region, others: list[np.ndarray]) -> np.ndarray:
     """0/1 mask of the hand's card stock, a little inside its edges. The cards lowest in a
     hand lie in the shade of those above, parted from them by the dark line of a card's
     edge, and at the brightness that keeps the hand apart from a pale table they may fall
@@ -333,15 +333,15 @@ def index_reads(frame: np.ndarray, region: Region, done: Sequence[np.ndarray] = 
                 others: Sequence[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, float, PatchRead]]:
     """(centre, down, span, read) for every place in the region that looks like a rank
     over a suit, leaving out centres inside the outlines `done`."""
-    stock = _hand_stock(frame, region, list(others))
+    stock = hand_stock(frame, region, list(others))
     x, y, w, h = cv2.boundingRect(stock)
     if w == 0 or h == 0:
         return []  # a sliver of stock, all nearer other cards or lost to the margin
     crop = frame[y : y + h, x : x + w]
     ink = index.ink_mask(crop) & stock[y : y + h, x : x + w]
     card_h = min(region.rect[1])
-    glyphs, merged = _blobs(ink, (0.03 * card_h, 0.15 * card_h), (0.08 * card_h, 0.24 * card_h))
-    proposals = _pairs(glyphs) + _merged(merged)
+    glyphs, merged = glyph_blobs(ink, (0.03 * card_h, 0.15 * card_h), (0.08 * card_h, 0.24 * card_h))
+    proposals = glyph_pairs(glyphs) + _merged(merged)
     frame_bgra = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)  # for _upright_patch
     found = []
     for centre, down, dist in proposals:
@@ -403,7 +403,7 @@ def _candidates(frame: np.ndarray, region: Region, done: list[np.ndarray], other
     return found
 
 
-def _card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tuple[float, float], tuple[float, float, float, float], float, np.ndarray]:
+def card_geometry(found: _Index, size: tuple[float, float] | None) -> tuple[tuple[float, float], tuple[float, float, float, float], float, np.ndarray]:
     """Centre, box, angle and corners of the whole card, estimated from where its index
     sits and the card's (length, width) when known, else from the index glyph's height
     (decks print indices of different sizes, so that guess may be a fifth out)."""
@@ -428,7 +428,7 @@ def _same_face(a: _Index | Card, b: _Index | Card) -> bool:
     return a.rank == b.rank and (a.suit == b.suit or None in (a.suit, b.suit))
 
 
-def _spanned_by_twins(found: list[_Index]) -> dict[int, tuple[float, float]]:
+def spanned_by_twins(found: list[_Index]) -> dict[int, tuple[float, float]]:
     """(length, width) of the card for each index that is one of a card's two: the same
     face facing the other way, lying where the card's far corner is whatever its size (its
     distance across the card a share within TWIN_SHAPE of its distance along it).
@@ -473,11 +473,11 @@ def read_fan(frame_bgr: np.ndarray, region: Region, done: Sequence[np.ndarray] =
     cards: list[tuple[Card, np.ndarray]] = []
     unreadable: list[tuple[Unreadable, np.ndarray]] = []
     hand = cv2.convexHull(region.contour).reshape(-1, 2).astype(np.float32)
-    spans = _spanned_by_twins([group[0] for group in groups]) if size is None else {}
+    spans = spanned_by_twins([group[0] for group in groups]) if size is None else {}
     for n, group in enumerate(groups):
         best = group[0]
         rivals = [f for f in group if f.rank != best.rank and best.score - f.score < FAN_RANK_MARGIN]
-        centre, box, angle, corners = _card_geometry(best, spans.get(n, size))
+        centre, box, angle, corners = card_geometry(best, spans.get(n, size))
         shown, seen = cv2.intersectConvexConvex(corners.astype(np.float32), hand)
         corners = seen.reshape(-1, 2) if shown > 0 else corners
         if rivals:

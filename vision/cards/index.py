@@ -130,7 +130,7 @@ def _index_hue(card_bgr: np.ndarray, card_ink: np.ndarray) -> float | None:
     """The OpenCV hue (0-180) of a corner index printed neither red nor black, as
     four-colour decks print diamonds blue and clubs green; None for a red or black one
     (black takes in grey ink, so the hue returned is always that of a clear colour)."""
-    corner = _corner_without_frame_lines(card_ink)
+    corner = corner_without_frame_lines(card_ink)
     pixels = _darker_half(np.ascontiguousarray(card_bgr[: corner.shape[0], : corner.shape[1]]), corner)
     if len(pixels) == 0 or _named(pixels) is not None:
         return None
@@ -198,7 +198,7 @@ def _split_rows(column: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def _corner_without_frame_lines(card_ink: np.ndarray) -> np.ndarray:
+def corner_without_frame_lines(card_ink: np.ndarray) -> np.ndarray:
     """The corner's ink less the straight lines that run on down the card: a court picture's
     frame, which many real decks draw right beside the index, so that the suit symbol
     touches it and the two are one blob (the corner then shows no suit under the rank).
@@ -218,7 +218,7 @@ def _corner_without_frame_lines(card_ink: np.ndarray) -> np.ndarray:
 def read_corner(card_bgr: np.ndarray, card_ink: np.ndarray) -> IndexRead:
     """Rank scores and suit from the top-left index of an upright card (which may be a
     view of the card turned round: only the corner is copied)."""
-    ink = _corner_without_frame_lines(card_ink)
+    ink = corner_without_frame_lines(card_ink)
     zone = np.ascontiguousarray(card_bgr[: ink.shape[0], : ink.shape[1]])
     column = _column(ink)
     pieces = _split_rows(column) if column is not None else []

@@ -30,7 +30,7 @@ MIN_FILL = 0.84
 LOOSE_ASPECT = (1.4, 2.8)  # before tightening: a shadow or fringe may still cling on
 LOOSE_FILL = 0.7
 NO_SEAM = "two tiles side by side without a visible seam: cannot tell which way they lie"
-NOTCH = 0.03  # a blob's hull fills its rectangle this much more: a second look (_read_blob)
+NOTCH = 0.03  # a blob's hull fills its rectangle this much more: a second look (read_blob)
 CRISP_OUTLINE = 0.3  # share of an unread outline that edge lines must run along
 _CANONICAL = np.array([[0, 0], [2 * face.S, 0], [2 * face.S, face.S], [0, face.S]], np.float32)
 
@@ -83,14 +83,14 @@ def _read_scaled(frame_bgr, calibration, scale: float) -> list:
     for outline in segment.outlines(work, fg):
         if 0.8 <= outline.aspect <= 1.25:
             # A pair's refusal from specks would say nothing. A ragged square may
-            # hold the pair's parts (segment._necked, _beside_faces): read when it is
+            # hold the pair's parts (segment.necked_parts, parts_beside_faces): read when it is
             # no pair's outline, or when the pair it outlines reads no tile.
             square = [] if outline.whole else [dataclasses.replace(tight, necked=outline.necked)
                                                 for tight in _tight_square(work, outline)]
             squares.extend(square)
             found.extend([] if square else _read_parts(work, outline, die_px))
         else:
-            found.extend(_read_blob(work, outline, die_px))
+            found.extend(read_blob(work, outline, die_px))
     halves_found, squares = pairs.halves_of_tiles(squares)
     for rect, fill in halves_found:
         found.extend(_read_tight(work, rect, fill))
@@ -153,7 +153,7 @@ def _near(size: float, typical: float | None) -> bool:
     return typical is not None and abs(size / typical - 1) < 0.2
 
 
-def _read_blob(frame, outline: segment.Outline, die_px):
+def read_blob(frame, outline: segment.Outline, die_px):
     """Results for one blob that is not square. Glare on a black tile can look like
     the table and cut a notch into its blob, edge lines can cut a small tile into
     specks (then the whole blob is taken), and two tiles touching corner to corner

@@ -43,10 +43,10 @@ class Outline:
     fill: float  # blob area / rectangle area
     hull: float = 0.0  # the blob's convex hull area / rectangle area
     # The whole blob, taken because edge lines cut it into specks (a small tile's
-    # divider and pip rings can): reader._read_blob gives it a second chance only.
+    # divider and pip rings can): reader.read_blob gives it a second chance only.
     whole: bool = False
     # A ragged blob parted at a narrow neck (two tiles touching corner to corner):
-    # the parts, for reader._read_blob's last look.
+    # the parts, for reader.read_blob's last look.
     necked: tuple = ()
 
     @property
@@ -241,24 +241,24 @@ def _pieces(frame: np.ndarray, fg: np.ndarray, offset: np.ndarray, min_area: flo
         piece = np.zeros_like(fg)
         piece[y0:y1, x0:x1] = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         piece[y0:y1, x0:x1] = fill_holes(cv2.dilate(piece[y0:y1, x0:x1], grow) & fg[y0:y1, x0:x1])
-        outline = _outline_of(piece[y0:y1, x0:x1], offset + [x0, y0])
+        outline = outline_of(piece[y0:y1, x0:x1], offset + [x0, y0])
         # A thin rim around other pieces is not an object's face.
         if outline is not None and stats[i, cv2.CC_STAT_AREA] >= 0.5 * outline.area:
             kept.append((outline, piece))
     faces = [(outline, piece) for outline, piece in kept if outline.fill >= NECKED_FILL]
     found = [outline if outline.fill >= NECKED_FILL else dataclasses.replace(
-        outline, necked=_necked(piece, offset) or _beside_faces(outline, piece, faces, offset))
+        outline, necked=necked_parts(piece, offset) or parts_beside_faces(outline, piece, faces, offset))
         for outline, piece in kept]
     if not found:
         # A small tile's divider and pip rings can cut it into pieces each too small
         # to count: then the blob itself, if it is compact, is the outline.
-        outline = _outline_of(fg, offset)
+        outline = outline_of(fg, offset)
         if outline is not None and outline.area >= min_area:
             found.append(dataclasses.replace(outline, whole=True))
     return found
 
 
-def _necked(piece: np.ndarray, offset) -> tuple[Outline, ...]:
+def necked_parts(piece: np.ndarray, offset) -> tuple[Outline, ...]:
     """Two tiles touching corner to corner make one ragged piece joined by a neck,
     which no edge line crosses when both are the colour of the table's light (white
     tiles on a white cloth). The cores left where the piece is thicker than a share
@@ -272,7 +272,7 @@ def _necked(piece: np.ndarray, offset) -> tuple[Outline, ...]:
         if count < 3:
             continue
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(share * depth.max()) + 3,) * 2)
-        parts = [_outline_of(cv2.dilate((labels == k).astype(np.uint8) * 255, grow) & piece, offset)
+        parts = [outline_of(cv2.dilate((labels == k).astype(np.uint8) * 255, grow) & piece, offset)
                  for k in range(1, count)]
         # Each part must be long like a tile: a notch (glare eating into a black
         # tile's side) only cuts a tile into squares.
@@ -282,7 +282,7 @@ def _necked(piece: np.ndarray, offset) -> tuple[Outline, ...]:
     return ()
 
 
-def _beside_faces(ragged: Outline, piece: np.ndarray, faces, offset) -> tuple[Outline, ...]:
+def parts_beside_faces(ragged: Outline, piece: np.ndarray, faces, offset) -> tuple[Outline, ...]:
     """A ragged piece whose rectangle holds compact faces (two tiles touching side by
     side, the sides and shadows joining one face to its neighbour's rim, where only
     the other face is ringed by its own edge lines): those faces and, if it is a
@@ -297,7 +297,7 @@ def _beside_faces(ragged: Outline, piece: np.ndarray, faces, offset) -> tuple[Ou
         grown: np.ndarray = cv2.dilate(mask, np.ones((7, 7), np.uint8))
         rest &= ~grown
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    other = _outline_of(rest, offset) if cv2.countNonZero(rest) else None
+    other = outline_of(rest, offset) if cv2.countNonZero(rest) else None
     if other is None or other.fill < NECKED_FILL or other.aspect < 1.4 or other.area < 0.3 * ragged.area:
         return ()
     return (*(face for face, _ in inner), other)
@@ -307,7 +307,7 @@ def _holds(outer: Outline, inner: Outline) -> bool:
     return cv2.pointPolygonTest(cv2.boxPoints(outer.rect).reshape(-1, 1, 2), inner.rect[0], False) >= 0
 
 
-def _outline_of(mask: np.ndarray, offset) -> Outline | None:
+def outline_of(mask: np.ndarray, offset) -> Outline | None:
     """The outline of the mask's biggest region, or None when it is ragged (faces
     joined by a scrap of rim are no one object, and the wide rectangle would hide
     the faces inside it from _distinct)."""
