@@ -14,6 +14,7 @@ import numpy as np
 
 from tabletop21.progress import progress
 from vision.dice import read_dice
+from vision.dice_net import read_dice_net
 from vision.image_io import load_bgr
 from vision.settle import SettleDetector
 
@@ -52,6 +53,27 @@ def timings(fn, paths: list[Path], load=bench_frame, passes: int = 1) -> np.ndar
     return out
 
 
+def decode_multiple(fn, paths: list[Path], runs: int = 3) -> float:
+    """The read's time as a multiple of decoding the same frame's JPEG (cv2.imdecode of
+    the 640x640 frame encoded at quality 90), best of `runs` each, median over the
+    frames: a figure that holds when a shared machine is busy, as both slow alike."""
+    fn(bench_frame(paths[0]))
+    ratios = []
+    for path in progress(paths, len(paths), "frames timed against decoding"):
+        frame = bench_frame(path)
+        jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
+        decode, read = [], []
+        for _ in range(runs):
+            start = time.perf_counter()
+            cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+            decode.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            fn(frame)
+            read.append(time.perf_counter() - start)
+        ratios.append(min(read) / min(decode))
+    return float(np.median(ratios))
+
+
 def run(args=None) -> None:
     cv2.setNumThreads(1)
     for name, folder in PHOTO_SETS.items():
@@ -72,5 +94,12 @@ def run(args=None) -> None:
         camera = timings(read_dice, paths, _camera_frame)[0]
         print(f"{name} enlarged twice, cut to 1280x720 (the camera's frames): read_dice mean {camera.mean():.1f} ms, "
               f"p95 {np.percentile(camera, 95):.1f} ms")
+        learned = timings(read_dice_net, paths, passes=READ_PASSES).min(axis=0)
+        learned_camera = timings(read_dice_net, paths, _camera_frame)[0]
+        print(f"{name}: the learned reader (read_dice_net, one onnxruntime thread) mean {learned.mean():.1f} ms "
+              f"(each frame's least of {READ_PASSES}), at 1280x720 {learned_camera.mean():.1f} ms")
+        print(f"{name}: a read as a multiple of decoding the frame's JPEG (best of 3 each, median over frames): "
+              f"read_dice {decode_multiple(read_dice, paths):.1f}x, read_dice_net "
+              f"{decode_multiple(read_dice_net, paths):.1f}x")
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak memory (max RSS of this process): {peak_kb / 1024:.0f} MB")
