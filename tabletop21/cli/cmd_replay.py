@@ -34,7 +34,7 @@ def register(subparsers) -> None:
     _display_options(demo, f"no window: every screen to PNG files, in --screenshots DIR or {DEMO_SCREENS}/")
     demo.add_argument("--step", action="store_true", help="wait for a button or key at every step")
     demo.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
-    demo.set_defaults(run=run_demo, check=False, advisor=True)
+    demo.set_defaults(run=run_demo, check=False, advisor=True, correct=False, into=None)
 
 
 def _speed(text: str) -> float:
