@@ -49,12 +49,32 @@ def is_val(photo: Photo) -> bool:
     return h[0] * 100 // 256 < VAL_PERCENT
 
 
+# Dice whose shared label is not what the photo shows, checked by eye: (source, photo,
+# the box's top-left corner) -> the value up. The trainers, calibration and these tools'
+# scores read them so; `tabletop21 eval` scores the shared labels as they are.
+LABEL_FIXES = {
+    ("dice-d6-photos", "IMG_20191209_095439.jpg", (317.4, 371.6)): 4,  # labelled 5: four white pips
+    ("dice-webcam-gray", "00054_jpg.rf.05e2ff959493ddd2a9f2009ebd609d8a.jpg", (297.5, 192.5)): 5,  # labelled 2
+}
+
+
+def _fixed(source: str, name: str, dice: list) -> list:
+    out = []
+    for die in dice:
+        for (s, n, (x0, y0)), value in LABEL_FIXES.items():
+            if s == source and n == name and abs(die["box"][0] - x0) < 1 and abs(die["box"][1] - y0) < 1:
+                die = {**die, "value": value}
+        out.append(die)
+    return out
+
+
 def load_photos(data: Path, sources=PHOTO_SOURCES) -> list[Photo]:
     photos = []
     for source in sources:
         labels = json.loads((data / source / "labels.json").read_text())
         for name in sorted(labels):
-            photos.append(Photo(source, data / source / "images" / name, labels[name]["dice"], _group(source, name)))
+            photos.append(Photo(source, data / source / "images" / name, _fixed(source, name, labels[name]["dice"]),
+                                _group(source, name)))
     return photos
 
 
