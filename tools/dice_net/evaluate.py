@@ -29,21 +29,11 @@ from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, leave_spec,
 
 
 def match(centers: list, labels: list) -> list:
-    """For each read centre, the index of the labelled die it matches or None."""
-    pairs = []
-    for i, (x, y) in enumerate(centers):
-        for j, lab in enumerate(labels):
-            x0, y0, x1, y1 = lab["box"]
-            if x0 <= x <= x1 and y0 <= y <= y1:
-                pairs.append(((x - (x0 + x1) / 2) ** 2 + (y - (y0 + y1) / 2) ** 2, i, j))
-    pairs.sort()
-    got = [None] * len(centers)
-    taken = set()
-    for _, i, j in pairs:
-        if got[i] is None and j not in taken:
-            got[i] = j
-            taken.add(j)
-    return got
+    """For each read centre, the index of the labelled die it matches or None (the
+    taught reader's matching, vision.teach.match, on the labels' boxes)."""
+    from vision.teach import match as match_boxes
+
+    return match_boxes(centers, [lab["box"] for lab in labels])
 
 
 class Tally:
