@@ -45,7 +45,6 @@ HEAD_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
 NOT_A_DIE = 0.5  # the head's p(not a die) at or over which a find is dropped
 FALSE_FIND_COST = 0.2  # a false find costs this much of a found die when the scale is chosen
 L2 = 1e-2
-RESIDUAL = 1.0  # the head adds to the shipped classifier's log-probabilities (0: it stands alone)
 FOLDS = 5
 
 
@@ -81,8 +80,8 @@ class Taught:
             "format": FORMAT, "version": VERSION, "kind": self.kind, "model": self.model,
             "enlarge": self.enlarge, "detector_threshold": self.detector_threshold,
             "head_threshold": self.head_threshold, "keep_shipped": self.keep_shipped,
-            "mean": _rounded(self.mean), "scale": _rounded(self.scale),
-            "weights": _rounded(self.weights), "bias": _rounded(self.bias),
+            "mean": _numbers(self.mean), "scale": _numbers(self.scale),
+            "weights": _numbers(self.weights), "bias": _numbers(self.bias),
             "taught_on": self.taught_on}, indent=None, separators=(",", ":")) + "\n"
 
     @classmethod
@@ -124,7 +123,7 @@ class Taught:
         return taught
 
 
-def _rounded(values: np.ndarray) -> list:
+def _numbers(values: np.ndarray) -> list:
     """Numbers as JSON writes them back exactly: a taught file reads as it was taught."""
     return np.asarray(values, np.float64).tolist()
 
@@ -165,8 +164,12 @@ def _turns(batch: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.stack(views, 1).reshape(-1, *batch.shape[1:]))
 
 
+def _log(probs: np.ndarray) -> np.ndarray:
+    return np.log(np.clip(probs, 1e-6, 1.0))
+
+
 def _inputs(probs: np.ndarray, feats: np.ndarray) -> np.ndarray:
-    return np.concatenate([feats, np.log(np.clip(probs, 1e-6, 1.0))], 1).astype(np.float64)
+    return np.concatenate([feats, _log(probs)], 1).astype(np.float64)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -267,7 +270,7 @@ def teach_dice(examples: Iterable[Example], config_path=None,
     labels = np.array([value for _, value, _, _ in rows])
     photos = np.array([i for i, _, _, _ in rows])
     shipped = np.stack([p[0] for _, _, p, _ in rows])  # the shipped classifier on the crop as it comes
-    offset = RESIDUAL * np.log(np.clip(np.stack([p for _, _, p, _ in rows]), 1e-6, 1.0))  # R x 8 x 7
+    offset = _log(np.stack([p for _, _, p, _ in rows]))  # R x 8 x 7: the head adds to these
     # 3. the head's threshold from reads of each photo by a head fitted without it
     fold = photos % min(FOLDS, len(exs))
     held = np.zeros((len(rows), 7))
@@ -331,8 +334,7 @@ def read_taught(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> Tabl
     if not dets:
         return TableRead()
     probs, feats = dice_net.classify(dice_net.face_crops(frame, nets, dets), nets, features=True)
-    q = _softmax(RESIDUAL * np.log(np.clip(probs, 1e-6, 1.0))
-                 + ((_inputs(probs, feats) - taught.mean) / taught.scale) @ taught.weights + taught.bias)
+    q = _softmax(_log(probs) + ((_inputs(probs, feats) - taught.mean) / taught.scale) @ taught.weights + taught.bias)
     shipped_thr = float(nets.cfg["face"]["threshold"])
     shipped_not_die = float(nets.cfg["face"]["not_die_threshold"])
     dice, unreadable = [], []
