@@ -8,11 +8,16 @@ import hashlib
 import os
 from pathlib import Path
 
+import cv2
+
 from table.errors import TableError
 from tabletop21.evaluate import BadLabels, load_labels, photo_path
 from tabletop21.progress import progress
 from vision.image_io import NotAnImage, load_bgr
 from vision.teach import KINDS, Example, Taught, TaughtError, teach_dice
+
+MOST_PHOTOS = 200
+LONGEST_SIDE = 1600  # px: teaching photos larger than this are shrunk as they load
 
 
 def file_hash(path: str | Path) -> str:
@@ -63,14 +68,23 @@ def examples_from_folder(kind: str, directory: str | Path) -> list[Example]:
         labels = load_labels(directory)
     except BadLabels as err:
         raise TableError(str(err)) from None
+    if len(labels) > MOST_PHOTOS:
+        raise TableError(f"{directory}: {len(labels)} labelled photos; teach from {MOST_PHOTOS} at most (15-20 "
+                         "are enough), so the Pi's memory holds them")
     examples = []
     for name in progress(sorted(labels), len(labels), "photos loaded"):
-        dice = tuple((d.get("value"), (float(d["box"][0]), float(d["box"][1]), float(d["box"][2]), float(d["box"][3])))
-                     for d in labels[name].get("dice", []))
         try:
             frame = load_bgr(photo_path(directory, name))
         except NotAnImage as err:
             raise TableError(f"{err}; nothing was taught") from None
+        # a phone photo is shrunk as it is loaded: the reader fits every frame to its
+        # detector's input anyway, and 20 photos of 12 megapixels would fill a Pi's memory
+        shrink = min(1.0, LONGEST_SIDE / max(frame.shape[:2]))
+        if shrink < 1.0:
+            frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        dice = tuple((d.get("value"), (float(d["box"][0]) * shrink, float(d["box"][1]) * shrink,
+                                       float(d["box"][2]) * shrink, float(d["box"][3]) * shrink))
+                     for d in labels[name].get("dice", []))
         examples.append(Example(name, frame, dice))
     if not any(ex.dice for ex in examples):
         raise TableError(f"{directory / 'labels.json'}: no die is labelled in any photo; nothing was taught")

@@ -216,3 +216,16 @@ def test_a_taught_file_that_cannot_be_used_stops_run_and_doctor_says_so(tmp_path
     assert "was taught for other reader models" in err and "[table] taught" in err and len(err.splitlines()) == 1
     assert main(["doctor", "--config", config]) == 1
     assert "[PROBLEM] taught reader:" in capsys.readouterr().out
+
+
+def test_a_big_phone_photo_is_taught_from_shrunk_with_its_boxes(tmp_path, capsys):
+    """Four rolls drawn at 640x480 and enlarged to 4000x3000, as a phone takes them."""
+    examples = [Example(ex.name, cv2.resize(ex.frame, (4000, 3000)),
+                        tuple((v, tuple(c * 6.25 for c in box)) for v, box in ex.dice)) for ex in drawn_examples()]
+    folder = _folder(tmp_path, examples)
+    from tabletop21.taught import examples_from_folder
+
+    loaded = examples_from_folder("dice", folder)
+    assert all(max(ex.frame.shape[:2]) == 1600 for ex in loaded)
+    assert loaded[0].dice[0][1] == pytest.approx(tuple(c * 2.5 for c in drawn_examples()[0].dice[0][1]))
+    assert main(["teach", "dice", str(folder), "-o", str(tmp_path / "t.json")]) == 0
