@@ -38,7 +38,7 @@ def run(args) -> int:
         load_taught(path)  # only a taught-reader file is removed, never another file by a slip
         path.unlink()
         print(f"{path} removed: the shipped {args.kind} reader reads from now on "
-              "(remove `taught` from the settings file's [vision] too, if it names it)")
+              "(empty [table] taught in the settings file too, if it names it)")
         return 0
     if args.kind not in KINDS:
         raise TableError(f"only {', '.join(KINDS)} can be taught today; {args.kind} is read by the shipped "
