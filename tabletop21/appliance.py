@@ -41,13 +41,13 @@ def reader_kinds(game_id: str, typed_kinds: tuple[PieceKind, ...]) -> tuple[str,
 
 
 def table_reader(kinds: tuple[str, ...], calibration=None, taught=None) -> Callable[[np.ndarray], TableRead]:
-    """The readers of these kinds on one calibration; with a taught dice reader
-    (vision.teach), that one reads the dice."""
-    from vision.read import READERS, read_table, taught_dice_reader
+    """The readers of these kinds on one calibration; with a taught reader
+    (vision.teach), that one reads its kind (dice or d10)."""
+    from vision.read import READERS, read_table, taught_reader
 
     chosen = {kind: READERS[kind] for kind in kinds}
-    if taught is not None and "dice" in chosen:
-        chosen["dice"] = taught_dice_reader(taught)
+    if taught is not None and taught.kind in chosen:
+        chosen[taught.kind] = taught_reader(taught)
     return lambda image: read_table(image, calibration, readers=chosen)
 
 

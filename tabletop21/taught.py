@@ -14,10 +14,11 @@ from table.errors import TableError
 from tabletop21.evaluate import BadLabels, load_labels, photo_path
 from tabletop21.progress import progress
 from vision.image_io import NotAnImage, load_bgr
-from vision.teach import KINDS, Example, Taught, TaughtError, teach_dice
+from vision.teach import KINDS, Example, Taught, TaughtError, teach
 
 MOST_PHOTOS = 200
 LONGEST_SIDE = 1600  # px: teaching photos larger than this are shrunk as they load
+_LABEL_KEY = {"dice": "dice", "d10": "d10"}  # the labels.json list each kind's pieces are in
 
 
 def file_hash(path: str | Path) -> str:
@@ -60,7 +61,7 @@ def examples_from_folder(kind: str, directory: str | Path) -> list[Example]:
     example, all checked before anything is taught: one bad photo or label is one line
     naming it, and nothing is taught."""
     if kind not in KINDS:
-        raise TableError(f"only {', '.join(KINDS)} can be taught today; {kind} is read by the shipped reader alone")
+        raise TableError(f"only {' and '.join(KINDS)} can be taught today; {kind} is read by the shipped reader alone")
     directory = Path(directory)
     if not directory.is_dir():
         raise TableError(f"{directory}: no such folder (give a folder holding labels.json and the photos)")
@@ -84,10 +85,11 @@ def examples_from_folder(kind: str, directory: str | Path) -> list[Example]:
             frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         dice = tuple((d.get("value"), (float(d["box"][0]) * shrink, float(d["box"][1]) * shrink,
                                        float(d["box"][2]) * shrink, float(d["box"][3]) * shrink))
-                     for d in labels[name].get("dice", []))
+                     for d in labels[name].get(_LABEL_KEY[kind], []))
         examples.append(Example(name, frame, dice))
     if not any(ex.dice for ex in examples):
-        raise TableError(f"{directory / 'labels.json'}: no die is labelled in any photo; nothing was taught")
+        raise TableError(f"{directory / 'labels.json'}: no {'die' if kind == 'dice' else kind} is labelled in any "
+                         "photo; nothing was taught")
     return examples
 
 
@@ -101,7 +103,7 @@ def teach_folder(kind: str, directory: str | Path) -> Taught:
         next(steps[0], None)
 
     try:
-        taught = teach_dice(examples, progress=told)
+        taught = teach(kind, examples, progress=told)
     except TaughtError as err:
         raise TableError(f"{directory}: {err}; nothing was taught") from None
     return dataclasses.replace(taught, taught_on={**taught.taught_on, "folder": Path(directory).name})

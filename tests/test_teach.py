@@ -78,7 +78,7 @@ def test_a_taught_file_is_refused_with_other_models_or_damaged(taught):
         assert "\n" not in said[case] and "Traceback" not in said[case]
     assert "other reader models" in said["other models"] and "teach again" in said["other models"]
     assert "version 99" in said["a later version"]
-    assert "only dice can be taught" in said["another kind"]
+    assert "only dice and d10 can be taught" in said["another kind"]
 
 
 def test_teaching_needs_real_dice_labels():
@@ -142,7 +142,7 @@ def test_bad_teaching_input_is_one_line_naming_the_file_and_teaches_nothing(tmp_
 
 def test_kinds_not_taught_yet_and_the_camera_say_so(capsys):
     assert main(["teach", "cards", "somewhere", "-o", "x.json"]) == 2
-    assert "only dice can be taught today" in capsys.readouterr().err
+    assert "only dice and d10 can be taught today" in capsys.readouterr().err
     assert main(["teach", "dice"]) == 2
     assert "teaching at the table from the camera is not built yet" in capsys.readouterr().err
 

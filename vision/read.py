@@ -63,9 +63,17 @@ def read_dice_learned(frame_bgr: np.ndarray, calibration: Calibration | None = N
     return read_dice_net(frame_bgr)
 
 
-def taught_dice_reader(taught: Taught) -> Reader:
-    """The learned d6 reader with the owner's teaching (vision.teach), in place of the
-    shipped dice reader. It reads the whole frame (no play area), as read_dice_learned."""
+def read_d10_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The learned d10 reader (vision.d10.net, ONNX; docs/vision-cards-d10.md)."""
+    from vision.d10.net import read_d10_net
+
+    return read_d10_net(frame_bgr, calibration)
+
+
+def taught_reader(taught: Taught) -> Reader:
+    """The learned d6 or d10 reader with the owner's teaching (vision.teach), in place of
+    the shipped reader of `taught.kind` ("dice" or "d10"). It reads the whole frame (no
+    play area), as read_dice_learned."""
     from vision.teach import read_taught
 
     def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
@@ -76,7 +84,7 @@ def taught_dice_reader(taught: Taught) -> Reader:
 
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
 # Readers to choose by name in place of a shipped one (`read --kinds`, `eval --dice-net`).
-OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned}
+OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned, "d10-net": read_d10_learned}
 
 
 def merge(reads: list[TableRead]) -> TableRead:

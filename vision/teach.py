@@ -1,4 +1,5 @@
-"""Teach the learned d6 reader the owner's own dice, from a few labelled frames.
+"""Teach a learned reader (the d6 reader, or the d10 reader) the owner's own dice, from a
+few labelled frames.
 
 The shipped networks stay as they are. What is taught is small and fitted on this
 machine's CPU in seconds:
@@ -8,8 +9,8 @@ machine's CPU in seconds:
   scale and the detector threshold are the pair that finds most of the taught dice with
   fewest false finds;
 - a head: a softmax regression on the features the face classifier's last layer reads
-  (and on its own log-probabilities), fitted to the taught dice in all 8 turns and
-  mirror images, with the detector's false finds as "not a die";
+  (and on its own log-probabilities), fitted to the taught dice in all 4 turns and
+  (pips, not numerals) their mirror images, with the detector's false finds as "not a die";
 - its threshold: the lowest at which the head, fitted without each photo in turn,
   read none of that photo's dice wrong and took nothing else for a die.
 
@@ -33,12 +34,39 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import minimize
 
-from table.reads import Die, TableRead, Unreadable
+from table.reads import D10, Die, TableRead, Unreadable, UnreadableKind
 from vision import dice_net
 
 FORMAT = "tabletop21 taught reader"
 VERSION = 1
-KINDS = ("dice",)  # what can be taught today; d10, dominoes and cards are not yet
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What differs between the pieces a taught reader can be taught: the shipped
+    models it is fitted on, the values a piece shows (class = value - low + 1, class 0
+    "not one"), and whether a crop's mirror image shows the same piece (pips yes,
+    numerals no)."""
+
+    name: str
+    config: str  # file name in vision/models
+    low: int
+    high: int
+    mirror: bool
+    piece: str  # in messages
+    unreadable: UnreadableKind
+
+    @property
+    def classes(self) -> int:
+        return self.high - self.low + 2
+
+    def make(self, value: int, center, box, confidence: float):
+        return (Die if self.name == "dice" else D10)(value, center, box, confidence)
+
+
+SPECS = {"dice": Kind("dice", "dice_net.json", 1, 6, True, "die", "die"),
+         "d10": Kind("d10", "d10_net.json", 0, 9, False, "d10", "d10")}
+KINDS = tuple(SPECS)  # what can be taught today; dominoes and cards are not yet
 ENLARGE = (0.5, 0.71, 1.0, 1.41, 2.0)
 DETECTOR_THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 HEAD_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
@@ -71,8 +99,8 @@ class Taught:
     keep_shipped: bool
     mean: np.ndarray
     scale: np.ndarray
-    weights: np.ndarray  # F x 7
-    bias: np.ndarray  # 7
+    weights: np.ndarray  # F x classes (7 for dice, 11 for d10)
+    bias: np.ndarray  # classes
     taught_on: dict = field(default_factory=dict)
 
     def to_json(self) -> str:
@@ -97,8 +125,9 @@ class Taught:
             raise TaughtError(f"was written in taught-file version {data.get('version')}, and this tabletop21 "
                               f"reads version {VERSION}: teach again")
         if data.get("kind") not in KINDS:
-            raise TaughtError(f"teaches {data.get('kind')!s}, and only {', '.join(KINDS)} can be taught today")
-        model = model_id(config_path)
+            raise TaughtError(f"teaches {data.get('kind')!s}, and only {' and '.join(KINDS)} can be taught today")
+        spec = SPECS[data["kind"]]
+        model = model_id(config_path, spec.name)
         if data.get("model") != model:
             raise TaughtError(f"was taught for other reader models ({data.get('model')!s}; these are {model}): "
                               "teach again")
@@ -114,8 +143,9 @@ class Taught:
             raise TaughtError("is a damaged taught-reader file (a part is missing or not a number): teach again") \
                 from None
         n = taught.mean.shape
-        if (taught.weights.ndim != 2 or taught.weights.shape[1] != 7 or taught.scale.shape != n
-                or taught.weights.shape[0] != n[0] or taught.bias.shape != (7,)
+        c = spec.classes
+        if (taught.weights.ndim != 2 or taught.weights.shape[1] != c or taught.scale.shape != n
+                or taught.weights.shape[0] != n[0] or taught.bias.shape != (c,)
                 or not all(np.isfinite(a).all() for a in (taught.mean, taught.scale, taught.weights, taught.bias))
                 or not (ENLARGE[0] <= taught.enlarge <= ENLARGE[-1])
                 or not (0 < taught.detector_threshold < 1 and 0 < taught.head_threshold < 1)):
@@ -128,10 +158,14 @@ def _numbers(values: np.ndarray) -> list:
     return np.asarray(values, np.float64).tolist()
 
 
-def model_id(config_path=None) -> str:
+def _config(config_path, kind: str):
+    return config_path or dice_net.MODELS / SPECS[kind].config
+
+
+def model_id(config_path=None, kind: str = "dice") -> str:
     """A short hash of the shipped reader's model files and settings: what a taught
     reader was fitted on."""
-    nets = dice_net.load_nets(config_path)
+    nets = dice_net.load_nets(_config(config_path, kind))
     digest = hashlib.sha256()
     for name in (nets.cfg["detector"]["file"], nets.cfg["face"]["file"]):
         digest.update((nets.base / name).read_bytes())
@@ -157,9 +191,13 @@ def match(centers: Sequence[tuple[float, float]], boxes: Sequence[Sequence[float
     return got
 
 
-def _turns(batch: np.ndarray) -> np.ndarray:
-    """The 8 turns and mirror images of each crop, crop by crop."""
-    flips = (batch, batch[:, :, :, ::-1])
+VIEWS = 8  # views of each crop the head is fitted on: 4 turns, each also mirrored where that shows the same piece
+
+
+def _turns(batch: np.ndarray, mirror: bool = True) -> np.ndarray:
+    """VIEWS views of each crop, crop by crop: the 4 turns and their mirror images, or
+    (numerals, which a mirror does not show) the 4 turns twice."""
+    flips = (batch, batch[:, :, :, ::-1] if mirror else batch)
     views = [np.rot90(b, k, axes=(2, 3)) for b in flips for k in range(4)]
     return np.ascontiguousarray(np.stack(views, 1).reshape(-1, *batch.shape[1:]))
 
@@ -182,29 +220,33 @@ def _fit(x: np.ndarray, y: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, 
     """Softmax regression with an L2 penalty, each class weighted by the inverse of how
     often it is seen (a value taught on few dice still counts)."""
     n, f = x.shape
-    counts = np.bincount(y, minlength=7).astype(np.float64)
-    weight = np.where(counts > 0, n / (7 * np.maximum(counts, 1)), 0.0)[y]
-    onehot = np.eye(7)[y]
+    c = offset.shape[1]
+    counts = np.bincount(y, minlength=c).astype(np.float64)
+    weight = np.where(counts > 0, n / (c * np.maximum(counts, 1)), 0.0)[y]
+    onehot = np.eye(c)[y]
 
     def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        w, b = theta[: f * 7].reshape(f, 7), theta[f * 7:]
+        w, b = theta[: f * c].reshape(f, c), theta[f * c:]
         p = _softmax(offset + x @ w + b)
         value = -(weight * np.log(np.clip((p * onehot).sum(1), 1e-12, 1))).sum() / n + L2 * (w * w).sum()
         g = (p - onehot) * weight[:, None] / n
         return value, np.concatenate([(x.T @ g + 2 * L2 * w).ravel(), g.sum(0)])
 
-    theta = minimize(loss, np.zeros(f * 7 + 7), jac=True, method="L-BFGS-B", options={"maxiter": 300}).x
-    return theta[: f * 7].reshape(f, 7), theta[f * 7:]
+    theta = minimize(loss, np.zeros(f * c + c), jac=True, method="L-BFGS-B", options={"maxiter": 300}).x
+    return theta[: f * c].reshape(f, c), theta[f * c:]
 
 
-def _checked(examples: Iterable[Example]) -> list[Example]:
+def _checked(examples: Iterable[Example], spec: Kind) -> list[Example]:
     out = []
     for ex in examples:
         for value, box in ex.dice:
-            if value is not None and not (isinstance(value, int) and 1 <= value <= 6):
-                raise TaughtError(f"{ex.name}: a die is labelled {value!r}, and a d6 shows 1 to 6")
+            if value is not None and not (isinstance(value, int) and not isinstance(value, bool)
+                                          and spec.low <= value <= spec.high):
+                what = "a d6" if spec.name == "dice" else "a d10"
+                raise TaughtError(f"{ex.name}: a {spec.piece} is labelled {value!r}, and {what} shows "
+                                  f"{spec.low} to {spec.high}")
             if len(box) != 4 or not box[0] < box[2] or not box[1] < box[3]:
-                raise TaughtError(f"{ex.name}: a die's box {list(box)} is not x0 < x1, y0 < y1")
+                raise TaughtError(f"{ex.name}: a {spec.piece}'s box {list(box)} is not x0 < x1, y0 < y1")
         out.append(Example(ex.name, dice_net._check_frame(ex.frame), ex.dice))
     if not out:
         raise TaughtError("nothing to teach from: no labelled photos")
@@ -216,8 +258,19 @@ def _checked(examples: Iterable[Example]) -> list[Example]:
 
 def teach_dice(examples: Iterable[Example], config_path=None,
                progress: Callable[[int, int], None] | None = None) -> Taught:
-    """A taught reader fitted to these labelled frames of the owner's dice."""
-    exs = _checked(examples)
+    """A taught reader fitted to these labelled frames of the owner's six-sided dice."""
+    return teach("dice", examples, config_path, progress)
+
+
+def teach(kind: str, examples: Iterable[Example], config_path=None,
+          progress: Callable[[int, int], None] | None = None) -> Taught:
+    """A taught reader of `kind` ("dice", "d10") fitted to these labelled frames of the
+    owner's pieces (Example.dice holds them, whatever the kind)."""
+    if kind not in SPECS:
+        raise TaughtError(f"only {' and '.join(KINDS)} can be taught today, not {kind}")
+    spec = SPECS[kind]
+    exs = _checked(examples, spec)
+    config_path = _config(config_path, kind)
     nets = dice_net.load_nets(config_path)
     steps = len(exs) * (len(ENLARGE) + 1)
     done = 0
@@ -248,18 +301,19 @@ def teach_dice(examples: Iterable[Example], config_path=None,
         got = match([d["center"] for d in dets], [box for _, box in ex.dice])
         items: list[tuple[dict, int]] = []
         for d, j in zip(dets, got):
-            label = 0 if j is None else ex.dice[j][0]
-            if label is not None:  # a die whose value nobody could tell teaches nothing
-                items.append((d, label))
+            value = None if j is None else ex.dice[j][0]
+            if j is None or value is not None:  # a die whose value nobody could tell teaches nothing
+                items.append((d, 0 if value is None else value - spec.low + 1))
         for j, (value, box) in enumerate(ex.dice):
             if j not in got and value is not None:
                 x0, y0, x1, y1 = box
-                items.append(({"center": ((x0 + x1) / 2, (y0 + y1) / 2), "w": x1 - x0, "h": y1 - y0}, value))
+                items.append(({"center": ((x0 + x1) / 2, (y0 + y1) / 2), "w": x1 - x0, "h": y1 - y0},
+                              value - spec.low + 1))
         if items:
-            probs, feats = dice_net.classify(_turns(dice_net.face_crops(ex.frame, nets, [d for d, _ in items])),
-                                             nets, features=True)
-            for k, (_, value) in enumerate(items):
-                rows.append((i, value, probs[8 * k: 8 * k + 8], feats[8 * k: 8 * k + 8]))
+            crops = dice_net.face_crops(ex.frame, nets, [d for d, _ in items])
+            probs, feats = dice_net.classify(_turns(crops, spec.mirror), nets, features=True)
+            for k, (_, label) in enumerate(items):
+                rows.append((i, label, probs[VIEWS * k: VIEWS * k + VIEWS], feats[VIEWS * k: VIEWS * k + VIEWS]))
         done += 1
         if progress:
             progress(done, steps)
@@ -270,16 +324,18 @@ def teach_dice(examples: Iterable[Example], config_path=None,
     labels = np.array([value for _, value, _, _ in rows])
     photos = np.array([i for i, _, _, _ in rows])
     shipped = np.stack([p[0] for _, _, p, _ in rows])  # the shipped classifier on the crop as it comes
-    offset = _log(np.stack([p for _, _, p, _ in rows]))  # R x 8 x 7: the head adds to these
+    offset = _log(np.stack([p for _, _, p, _ in rows]))  # R x VIEWS x classes: the head adds to these
+    classes = offset.shape[2]
     # 3. the head's threshold from reads of each photo by a head fitted without it
     fold = photos % min(FOLDS, len(exs))
-    held = np.zeros((len(rows), 7))
+    held = np.zeros((len(rows), classes))
     for k in np.unique(fold):
         train = fold != k
         if len(np.unique(labels[train])) < 2:
-            held[~train] = 1 / 7  # nothing to fit on: every find unsure
+            held[~train] = 1 / classes  # nothing to fit on: every find unsure
             continue
-        w, b = _fit(z[train].reshape(-1, z.shape[2]), np.repeat(labels[train], 8), offset[train].reshape(-1, 7))
+        w, b = _fit(z[train].reshape(-1, z.shape[2]), np.repeat(labels[train], VIEWS),
+                    offset[train].reshape(-1, classes))
         held[~train] = _softmax(offset[~train, 0] + z[~train, 0] @ w + b)
     shipped_thr = float(nets.cfg["face"]["threshold"])
     shipped_not_die = float(nets.cfg["face"]["not_die_threshold"])
@@ -290,12 +346,12 @@ def teach_dice(examples: Iterable[Example], config_path=None,
             right, wrong = _tally(held, shipped, labels, t, keep_shipped, shipped_thr, shipped_not_die)
             if wrong == 0 and right > best_right:
                 head_thr, keep, best_right = t, keep_shipped, right
-    weights, bias = _fit(z.reshape(-1, z.shape[2]), np.repeat(labels, 8), offset.reshape(-1, 7))
+    weights, bias = _fit(z.reshape(-1, z.shape[2]), np.repeat(labels, VIEWS), offset.reshape(-1, classes))
     values = [value for ex in exs for value, _ in ex.dice if value is not None]
-    return Taught(kind="dice", model=model_id(config_path), enlarge=float(enlarge), detector_threshold=float(thr),
+    return Taught(kind=kind, model=model_id(config_path, kind), enlarge=float(enlarge), detector_threshold=float(thr),
                   head_threshold=float(head_thr), keep_shipped=keep, mean=mean, scale=scale, weights=weights,
                   bias=bias, taught_on={"photos": len(exs), "dice": len(values),
-                                        "values": {str(v): values.count(v) for v in range(1, 7)},
+                                        "values": {str(v): values.count(v) for v in range(spec.low, spec.high + 1)},
                                         "false_finds": int((labels == 0).sum())})
 
 
@@ -327,9 +383,10 @@ def _tally(held, shipped, labels, head_thr, keep_shipped, shipped_thr, shipped_n
 
 
 def read_taught(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> TableRead:
-    """Read the six-sided dice in a BGR frame with a taught reader."""
+    """Read the pieces a taught reader was taught (six-sided dice or d10s) in a BGR frame."""
+    spec = SPECS[taught.kind]
     frame = dice_net._check_frame(frame_bgr)
-    nets = dice_net.load_nets(config_path)
+    nets = dice_net.load_nets(_config(config_path, taught.kind))
     dets = dice_net.detect(frame, nets, taught.detector_threshold, taught.enlarge)
     if not dets:
         return TableRead()
@@ -340,11 +397,14 @@ def read_taught(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> Tabl
     dice, unreadable = [], []
     for d, qi, pi in zip(dets, q, probs):
         what, value, conf = _decide(qi, pi, taught.head_threshold, taught.keep_shipped, shipped_thr, shipped_not_die)
+        value = value - 1 + spec.low  # the class's value
         if what == "die":
-            dice.append(Die(value, d["center"], d["box"], min(1.0, max(0.0, conf))))
+            dice.append(spec.make(value, d["center"], d["box"], min(1.0, max(0.0, conf))))
         elif what == "unsure":
-            unreadable.append(Unreadable("die", d["center"], f"cannot read this die's value for sure (taught reader, "
-                                         f"{value}: {conf:.2f}); re-roll it", d["box"]))
+            unreadable.append(Unreadable(spec.unreadable, d["center"], f"cannot read this {spec.piece}'s value for "
+                                         f"sure (taught reader, {value}: {conf:.2f}); re-roll it", d["box"]))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     unreadable.sort(key=lambda u: (u.center[1], u.center[0]))
+    if spec.name == "d10":
+        return TableRead(d10=tuple(dice), unreadable=tuple(unreadable))
     return TableRead(dice=tuple(dice), unreadable=tuple(unreadable))

@@ -33,8 +33,10 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--dice-net", action="store_true",
                         help="score the learned d6 reader (ONNX; docs/vision-dice-net.md) in place of the shipped one")
+    parser.add_argument("--d10-net", action="store_true",
+                        help="score the learned d10 reader (ONNX; docs/vision-cards-d10.md) in place of the shipped one")
     parser.add_argument("--taught", metavar="FILE",
-                        help="score the dice with this taught reader (`tabletop21 teach`) in place of the shipped one")
+                        help="score the dice (or d10) with this taught reader (`tabletop21 teach`) in place of the shipped one")
     parser.add_argument("--dice-model", metavar="FILE", action="append",
                         help="score the dice reader alone with these weights (e.g. trained on the other "
                              "half); repeat for several networks")
@@ -86,11 +88,15 @@ def run(args) -> int:
     chosen = {kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS}
     if args.dice_net and "dice" in chosen:
         chosen["dice"] = OTHER_READERS["dice-net"]
-    if args.taught and "dice" in chosen:
+    if args.d10_net and "d10" in chosen:
+        chosen["d10"] = OTHER_READERS["d10-net"]
+    if args.taught:
         from tabletop21.taught import load_taught
-        from vision.read import taught_dice_reader
+        from vision.read import taught_reader
 
-        chosen["dice"] = taught_dice_reader(load_taught(args.taught))
+        taught = load_taught(args.taught)
+        if taught.kind in chosen:
+            chosen[taught.kind] = taught_reader(taught)
     reader = partial(read_table, readers=chosen)
     if args.dice_model or args.face_model or args.hue_model:
         reader = partial(read_dice, networks=tuple(_load_network(path) for path in args.dice_model or ()),

@@ -21,7 +21,7 @@ def register(subparsers) -> None:
     parser.add_argument("--kinds", default=",".join(READERS), type=_kinds,
                         help=f"readers to run, comma-separated (default: all of {','.join(READERS)})")
     parser.add_argument("--json", action="store_true", help="print one JSON array (the default is a summary line per image)")
-    parser.add_argument("--taught", metavar="FILE", help="read dice with this taught reader (`tabletop21 teach`)")
+    parser.add_argument("--taught", metavar="FILE", help="read dice (or d10) with this taught reader (`tabletop21 teach`)")
     parser.set_defaults(run=run)
 
 
@@ -58,9 +58,10 @@ def run(args) -> int:
     calibration = Calibration.load(args.calibration) if args.calibration else None
     if args.taught:
         from tabletop21.taught import load_taught
-        from vision.read import taught_dice_reader
+        from vision.read import taught_reader
 
-        args.kinds = {**args.kinds, "dice": taught_dice_reader(load_taught(args.taught))}
+        taught = load_taught(args.taught)
+        args.kinds = {**args.kinds, taught.kind: taught_reader(taught)}
     entries = []
     for path in args.images:
         try:

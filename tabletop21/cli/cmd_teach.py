@@ -14,7 +14,7 @@ ALL_KINDS = ("dice", "d10", "dominoes", "cards")
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("teach", help="teach a reader your own dice from labelled photos")
+    parser = subparsers.add_parser("teach", help="teach a reader your own dice or d10s from labelled photos")
     parser.add_argument("kind", choices=ALL_KINDS, metavar="KIND", help=f"what to teach: {', '.join(ALL_KINDS)}")
     parser.add_argument("directory", nargs="?", metavar="DIR",
                         help="photos with a labels.json in the `eval` format (15-20 photos of your pieces)")
@@ -41,26 +41,26 @@ def run(args) -> int:
               "(empty [table] taught in the settings file too, if it names it)")
         return 0
     if args.kind not in KINDS:
-        raise TableError(f"only {', '.join(KINDS)} can be taught today; {args.kind} is read by the shipped "
+        raise TableError(f"only {' and '.join(KINDS)} can be taught today; {args.kind} is read by the shipped "
                          "reader alone")
     if not args.directory:
         raise TableError("teaching at the table from the camera is not built yet: take 15-20 photos of your "
-                         "dice, label them in a labels.json (the `eval` format) and run "
-                         "`tabletop21 teach dice DIR -o FILE`")
+                         f"{args.kind}, label them in a labels.json (the `eval` format) and run "
+                         f"`tabletop21 teach {args.kind} DIR -o FILE`")
     if not args.out:
         from tabletop21.settings import find_settings, load_config
 
         settings, _ = find_settings(args.config)
         args.out = load_config(settings).table.taught or None
         if not args.out:
-            raise TableError("name the taught-reader file to write with -o FILE (e.g. -o ~/tabletop21/taught-dice.json"
-                             "), or set [table] taught in the settings file")
+            raise TableError(f"name the taught-reader file to write with -o FILE (e.g. -o ~/tabletop21/taught-"
+                             f"{args.kind}.json), or set [table] taught in the settings file")
         args.out = str(Path(args.out).expanduser())
     start = time.process_time()
     taught = teach_folder(args.kind, args.directory)
     save_taught(taught, args.out)
     on = taught.taught_on
-    print(f"taught {args.kind} from {on['photos']} photos ({on['dice']} dice) in "
+    print(f"taught {args.kind} from {on['photos']} photos ({on['dice']} {'dice' if args.kind == 'dice' else 'd10s'}) in "
           f"{time.process_time() - start:.1f} s of CPU: {args.out}")
     print(f"read with it: `tabletop21 read --taught {args.out} IMAGE` or `tabletop21 eval DIR --taught {args.out}`")
     return 0

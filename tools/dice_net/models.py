@@ -1,5 +1,6 @@
 """The two networks: a small CenterNet-style die detector (centre heatmap + box size at
-stride 4) and a face classifier (7 classes: 0 = not a die, 1..6 = the value up)."""
+stride 4) and a face classifier (class 0 = not a die, then one class per value up).
+tools/d10_net trains the same two for ten-sided dice."""
 
 from __future__ import annotations
 
@@ -54,9 +55,9 @@ class DetectorExport(nn.Module):
 
 
 class Face(nn.Module):
-    """Input N x 3 x S x S (BGR 0..1). Output N x 7 logits."""
+    """Input N x 3 x S x S (BGR 0..1). Output N x `classes` logits (7 for a d6, 11 for a d10)."""
 
-    def __init__(self, w=(16, 32, 48, 64)):
+    def __init__(self, w=(16, 32, 48, 64), classes=7):
         super().__init__()
         a, b, c, d = w
         self.f = nn.Sequential(
@@ -64,7 +65,7 @@ class Face(nn.Module):
             cbr(a, b), cbr(b, b), nn.MaxPool2d(2),
             cbr(b, c), cbr(c, c), nn.MaxPool2d(2),
             cbr(c, d), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-            nn.Dropout(0.2), nn.Linear(d, 7))
+            nn.Dropout(0.2), nn.Linear(d, classes))
 
     def forward(self, x):
         return self.f(x)

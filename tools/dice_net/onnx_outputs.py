@@ -50,9 +50,10 @@ def add_features(path: Path) -> bool:
     return True
 
 
-def open_up(folder: Path) -> None:
-    open_detector(folder / "dice_detector.onnx")
-    add_features(folder / "dice_face.onnx")
+def open_up(folder: Path, prefix: str = "dice") -> None:
+    """The pair `<prefix>_detector.onnx` and `<prefix>_face.onnx` (prefix "d10" for the d10 reader's)."""
+    open_detector(folder / f"{prefix}_detector.onnx")
+    add_features(folder / f"{prefix}_face.onnx")
 
 
 def main(argv=None) -> None:
