@@ -19,7 +19,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 
@@ -29,6 +28,7 @@ import torch
 
 from tools.d10_net.compose import composite, finish, small_tables
 from tools.d10_net.data import cutouts, fold_spec, held_out, load_d10, tables
+from tools.dice_net.ckpt import lr_at, resume, save, take_step
 from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, rot_flip
 from tools.dice_net.models import Detector
 from tools.dice_net.train_det import det_loss, make_sample, targets
@@ -73,14 +73,8 @@ def main(argv=None):
     torch.manual_seed(a.seed)
     model = Detector()
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
-    step = 0
     ckpt = a.out / "det_last.pt"
-    if a.resume and ckpt.exists():
-        st = torch.load(ckpt, weights_only=False)
-        model.load_state_dict(st["model"])
-        opt.load_state_dict(st["opt"])
-        step = st["step"]
-        print(f"resumed at step {step}", flush=True)
+    step = resume(model, opt, ckpt) if a.resume else 0
     rng = np.random.default_rng(a.seed * 1000003 + step)
     model.train()
     t0 = time.time()
@@ -109,12 +103,7 @@ def main(argv=None):
         hl, sl = det_loss(out, torch.from_numpy(np.stack(hs)), torch.from_numpy(np.stack(whs)),
                           torch.from_numpy(np.stack(ms)))
         loss = hl + sl
-        lr = a.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + math.cos(math.pi * step / a.steps))
-        for g in opt.param_groups:
-            g["lr"] = lr
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        take_step(opt, loss, lr_at(a.lr, step, a.steps))
         step += 1
         hl_avg = hl.item() if hl_avg is None else 0.98 * hl_avg + 0.02 * hl.item()
         sl_avg = sl.item() if sl_avg is None else 0.98 * sl_avg + 0.02 * sl.item()
@@ -123,8 +112,7 @@ def main(argv=None):
                   f"{(time.time() - t0) / 50:.2f} s/step", flush=True)
             t0 = time.time()
         if step % a.ckpt_every == 0 or step == a.steps:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt.with_suffix(".tmp"))
-            os.replace(ckpt.with_suffix(".tmp"), ckpt)
+            save(model, opt, step, ckpt)
     torch.save(model.state_dict(), a.out / "det.pt")
     print("done", flush=True)
 

@@ -35,6 +35,7 @@ from tools.d10_net.compose import paste_at, placed_sprite, rendered_d10, small_t
 from tools.d10_net.data import cutouts, fold_spec, held_out, load_d10, tables
 from tools.d10_net.other_dice import other_die
 from tools.d10_net.train_det import DEFAULT_CACHE
+from tools.dice_net.ckpt import lr_at, resume, save, take_step
 from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, crop_square, photometric
 from tools.dice_net.models import Face
 
@@ -216,13 +217,8 @@ def main(argv=None):
     widths = tuple(int(v) for v in a.widths.split(","))
     model = Face(widths, CLASSES)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
-    step = 0
     ckpt = a.out / "face_last.pt"
-    if a.resume and ckpt.exists():
-        st = torch.load(ckpt, weights_only=False)
-        model.load_state_dict(st["model"])
-        opt.load_state_dict(st["opt"])
-        step = st["step"]
+    step = resume(model, opt, ckpt) if a.resume else 0
     rng = np.random.default_rng(a.seed * 7919 + step)
     t0 = time.time()
     lavg = None
@@ -230,13 +226,8 @@ def main(argv=None):
         model.train()
         idx = rng.integers(len(X), size=a.batch)
         x = torch.from_numpy(np.stack([augment(X[i], rng) for i in idx])).permute(0, 3, 1, 2).float() / 255 - 0.5
-        lr = a.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + math.cos(math.pi * step / a.steps))
-        for g in opt.param_groups:
-            g["lr"] = lr
         loss = F.cross_entropy(model(x), torch.from_numpy(Y[idx]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        take_step(opt, loss, lr_at(a.lr, step, a.steps))
         step += 1
         lavg = loss.item() if lavg is None else 0.98 * lavg + 0.02 * loss.item()
         if step % 100 == 0 or step == a.steps:
@@ -253,8 +244,7 @@ def main(argv=None):
             print(f"step {step}/{a.steps} loss {lavg:.3f}{msg} {time.time() - t0:.0f}s", flush=True)
             t0 = time.time()
         if step % a.ckpt_every == 0 or step == a.steps:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt.with_suffix(".tmp"))
-            os.replace(ckpt.with_suffix(".tmp"), ckpt)
+            save(model, opt, step, ckpt)
     torch.save({"widths": widths, "size": FACE, "classes": CLASSES, "crop_scale": CROP_SCALE,
                 "model": model.state_dict()}, a.out / "face.pt")
     about = a.out / "about.json"

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 import torch
 
+from tools.dice_net.ckpt import lr_at, resume, save, take_step
 from tools.dice_net.data import (
     DEFAULT_DATA,
     PAD_VALUE,
@@ -136,16 +137,8 @@ def main(argv=None):
     torch.manual_seed(a.seed)
     model = Detector()
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
-    def sched(step: int) -> float:  # a warm-up of 100 steps, then a cosine to 0
-        return a.lr * (min(1.0, (step + 1) / 100) * 0.5 * (1 + math.cos(math.pi * step / a.steps)))
-    step = 0
     ckpt = a.out / "det_last.pt"
-    if a.resume and ckpt.exists():
-        st = torch.load(ckpt, weights_only=False)
-        model.load_state_dict(st["model"])
-        opt.load_state_dict(st["opt"])
-        step = st["step"]
-        print(f"resumed at step {step}", flush=True)
+    step = resume(model, opt, ckpt) if a.resume else 0
     rng = np.random.default_rng(a.seed * 1000003 + step)
     model.train()
     t0 = time.time()
@@ -166,11 +159,7 @@ def main(argv=None):
         hl, sl = det_loss(out, torch.from_numpy(np.stack(hs)), torch.from_numpy(np.stack(whs)),
                           torch.from_numpy(np.stack(ms)))
         loss = hl + sl
-        for g in opt.param_groups:
-            g["lr"] = sched(step)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        take_step(opt, loss, lr_at(a.lr, step, a.steps))
         step += 1
         hl_avg = hl.item() if hl_avg is None else 0.98 * hl_avg + 0.02 * hl.item()
         sl_avg = sl.item() if sl_avg is None else 0.98 * sl_avg + 0.02 * sl.item()
@@ -179,8 +168,7 @@ def main(argv=None):
                   f"{(time.time() - t0) / 50:.2f} s/step", flush=True)
             t0 = time.time()
         if step % a.ckpt_every == 0 or step == a.steps:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt.with_suffix(".tmp"))
-            os.replace(ckpt.with_suffix(".tmp"), ckpt)
+            save(model, opt, step, ckpt)
     torch.save(model.state_dict(), a.out / "det.pt")
     print("done", flush=True)
 

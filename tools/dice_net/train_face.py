@@ -24,6 +24,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from tools.dice_net.ckpt import lr_at, resume, save, take_step
 from tools.dice_net.data import (
     DEFAULT_DATA,
     PHOTO_SOURCES,
@@ -178,13 +179,8 @@ def main(argv=None):
     widths = tuple(int(v) for v in a.widths.split(","))
     model = Face(widths)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
-    step = 0
     ckpt = a.out / "face_last.pt"
-    if a.resume and ckpt.exists():
-        st = torch.load(ckpt, weights_only=False)
-        model.load_state_dict(st["model"])
-        opt.load_state_dict(st["opt"])
-        step = st["step"]
+    step = resume(model, opt, ckpt) if a.resume else 0
     rng = np.random.default_rng(a.seed * 7919 + step)
     t0 = time.time()
     lavg = None
@@ -193,13 +189,8 @@ def main(argv=None):
         idx = rng.integers(len(X), size=a.batch)
         x = torch.from_numpy(np.stack([augment(X[i], rng, upright=U[i]) for i in idx])).permute(0, 3, 1, 2).float() / 255 - 0.5
         y = torch.from_numpy(Y[idx])
-        lr = a.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + math.cos(math.pi * step / a.steps))
-        for g in opt.param_groups:
-            g["lr"] = lr
         loss = F.cross_entropy(model(x), y)  # no smoothing: it would cap the confidence the threshold needs
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        take_step(opt, loss, lr_at(a.lr, step, a.steps))
         step += 1
         lavg = loss.item() if lavg is None else 0.98 * lavg + 0.02 * loss.item()
         if step % 100 == 0 or step == a.steps:
@@ -213,8 +204,7 @@ def main(argv=None):
                   f"{(time.time() - t0):.0f}s", flush=True)
             t0 = time.time()
         if step % a.ckpt_every == 0 or step == a.steps:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt.with_suffix(".tmp"))
-            os.replace(ckpt.with_suffix(".tmp"), ckpt)
+            save(model, opt, step, ckpt)
     torch.save({"widths": widths, "size": FACE, "upright": a.upright, "model": model.state_dict()},
                a.out / "face.pt")
     print("done", flush=True)
