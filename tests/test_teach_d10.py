@@ -68,3 +68,22 @@ def test_teach_d10_from_a_folder_writes_a_file_the_reader_takes(tmp_path, capsys
     assert "taught d10 from" in capsys.readouterr().out
     assert json.loads(out.read_text())["kind"] == "d10"
     assert main(["read", "--kinds", "d10", "--taught", str(out), str(folder / "images" / names[0])]) == 0
+
+
+@needs_shared
+def test_the_appliance_reads_d10s_with_a_taught_d10_file_and_dice_as_shipped(monkeypatch):
+    """`[table] taught` naming a d10 file: the table's d10 reader is the taught one, and
+    its dice reader (were the game to read dice too) stays the shipped one."""
+    from tabletop21 import appliance
+    from vision import read as vision_read
+
+    names = sorted(json.loads((SHARED / "labels.json").read_text()))
+    taught = teach("d10", _examples(names[::28]))
+    used = []
+    monkeypatch.setitem(vision_read.READERS, "dice", lambda frame, calibration=None: used.append("dice") or
+                        vision_read.TableRead())
+    reader = appliance.table_reader(("dice", "d10"), None, taught)
+    frame = cv2.imread(str(SHARED / "images" / names[5]))
+    read = reader(frame)
+    assert used == ["dice"]
+    assert read == read_taught(frame, taught)
