@@ -7,7 +7,7 @@
 # A finished stage (det.pt / face.pt present) is skipped; an interrupted one resumes.
 set -euo pipefail
 RUN=$1; LEAVE=${2:-}; DET_STEPS=${3:-3000}; FACE_STEPS=${4:-2000}
-PY=${PY:-/work/venv-train/bin/python}
+PY=${PY:-python3}  # a Python with the `train` extra (torch, onnx)
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 cd "$(dirname "$0")/../.."
 LO=(); [ -n "$LEAVE" ] && LO=(--leave-out "$LEAVE")
