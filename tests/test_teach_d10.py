@@ -87,3 +87,10 @@ def test_the_appliance_reads_d10s_with_a_taught_d10_file_and_dice_as_shipped(mon
     read = reader(frame)
     assert used == ["dice"]
     assert read == read_taught(frame, taught)
+
+
+def test_photos_showing_few_values_are_refused_before_anything_is_taught():
+    frame = np.full((200, 200, 3), 120, np.uint8)
+    few = [Example(f"p{i}.jpg", frame, ((i % 3, (50.0, 50.0, 100.0, 100.0)),)) for i in range(8)]
+    with pytest.raises(TaughtError, match=r"show only 3 of the d10's values \(0, 1, 2\); roll again until at least 6"):
+        teach("d10", few)

@@ -55,6 +55,11 @@ class Kind:
     mirror: bool
     piece: str  # in messages
     unreadable: UnreadableKind
+    # Values the taught photos must show between them. A head taught a d10 on two or
+    # three values learnt the table and light of those photos, not the numbers: taught
+    # on runs of one d10 resting on one face, it read a run on another table 100% wrong
+    # (docs/teach.md). Pips are told apart by count, and d6 teaching was measured without.
+    min_values: int = 1
 
     @property
     def classes(self) -> int:
@@ -65,7 +70,7 @@ class Kind:
 
 
 SPECS = {"dice": Kind("dice", "dice_net.json", 1, 6, True, "die", "die"),
-         "d10": Kind("d10", "d10_net.json", 0, 9, False, "d10", "d10")}
+         "d10": Kind("d10", "d10_net.json", 0, 9, False, "d10", "d10", min_values=6)}
 KINDS = tuple(SPECS)  # what can be taught today; dominoes and cards are not yet
 ENLARGE = (0.5, 0.71, 1.0, 1.41, 2.0)
 DETECTOR_THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
@@ -236,7 +241,7 @@ def _fit(x: np.ndarray, y: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, 
     return theta[: f * c].reshape(f, c), theta[f * c:]
 
 
-def _checked(examples: Iterable[Example], spec: Kind) -> list[Example]:
+def _checked(examples: Iterable[Example], spec: Kind, min_values: int | None = None) -> list[Example]:
     out = []
     for ex in examples:
         for value, box in ex.dice:
@@ -253,6 +258,12 @@ def _checked(examples: Iterable[Example], spec: Kind) -> list[Example]:
     if sum(1 for ex in out for value, _ in ex.dice if value is not None) < 6:
         raise TaughtError("too few labelled dice to teach from (at least 6 are needed; 20 photos of a dozen "
                           "rolls are better)")
+    shown = sorted({value for ex in out for value, _ in ex.dice if value is not None})
+    need = spec.min_values if min_values is None else min_values
+    if len(shown) < need:
+        raise TaughtError(f"the photos show only {len(shown)} of the {spec.piece}'s values "
+                          f"({', '.join(map(str, shown))}); roll again until at least {need} values show "
+                          "(a dozen rolls), or the reader learns the photos instead of the numbers")
     return out
 
 
@@ -263,13 +274,14 @@ def teach_dice(examples: Iterable[Example], config_path=None,
 
 
 def teach(kind: str, examples: Iterable[Example], config_path=None,
-          progress: Callable[[int, int], None] | None = None) -> Taught:
+          progress: Callable[[int, int], None] | None = None, min_values: int | None = None) -> Taught:
     """A taught reader of `kind` ("dice", "d10") fitted to these labelled frames of the
-    owner's pieces (Example.dice holds them, whatever the kind)."""
+    owner's pieces (Example.dice holds them, whatever the kind). `min_values` other than
+    the kind's own is for measuring only (tools/d10_net/teach_bench.py)."""
     if kind not in SPECS:
         raise TaughtError(f"only {' and '.join(KINDS)} can be taught today, not {kind}")
     spec = SPECS[kind]
-    exs = _checked(examples, spec)
+    exs = _checked(examples, spec, min_values)
     config_path = _config(config_path, kind)
     nets = dice_net.load_nets(config_path)
     steps = len(exs) * (len(ENLARGE) + 1)

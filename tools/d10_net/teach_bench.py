@@ -8,7 +8,11 @@ die is one the networks never saw. The teaching photos are --photos frames sprea
 evenly over the die's runs; the other frames of those runs are scored. A run is one
 video of the die resting on one face, so the scored frames are near twins of taught
 ones: this is the owner teaching the dice on the table and camera they play with, not
-a new table."""
+a new table. --hold-run RUN teaches from the die's other runs only and scores RUN: a
+face, table and light the teaching never showed (the value taught only where another
+run of the die rests on it).
+
+    python -m tools.d10_net.teach_bench --die swirl --hold-run top-0188 --config runs/d10-f0/onnx/d10_net.json"""
 
 from __future__ import annotations
 
@@ -57,19 +61,24 @@ def main(argv=None) -> None:
     ap.add_argument("--die", choices=DICE, required=True)
     ap.add_argument("--config", type=Path, required=True, help="d10_net.json of a model that never saw the die")
     ap.add_argument("--photos", type=int, default=20)
+    ap.add_argument("--hold-run", help="teach from the die's other runs and score this one (e.g. top-0188)")
     a = ap.parse_args(argv)
 
     from vision.d10.net import read_d10_net
     from vision.teach import Example, read_taught, teach
 
     photos = [p for p in load_d10(a.data) if p.die == a.die]
-    step = len(photos) / a.photos
+    pool = [p for p in photos if p.run != a.hold_run] if a.hold_run else photos
+    if a.hold_run and len(pool) == len(photos):
+        raise SystemExit(f"{a.hold_run} is no run of the {a.die} die: {sorted({p.run for p in photos})}")
+    step = len(pool) / a.photos
     taught_idx = {int(i * step + step / 2) for i in range(a.photos)}
-    teach_on = [p for i, p in enumerate(photos) if i in taught_idx]
-    rest = [p for i, p in enumerate(photos) if i not in taught_idx]
+    teach_on = [p for i, p in enumerate(pool) if i in taught_idx]
+    rest = [p for p in photos if p.run == a.hold_run] if a.hold_run else \
+        [p for i, p in enumerate(pool) if i not in taught_idx]
     examples = [Example(p.path.name, p.load(), ((p.value, p.box),)) for p in teach_on]
     t0 = time.process_time()
-    taught = teach("d10", examples, a.config)
+    taught = teach("d10", examples, a.config, min_values=1)  # a die here shows 2-4 values; teach refuses that
     spent = time.process_time() - t0
     values = sorted({p.value for p in photos})
     print(f"{a.die}: values {values}; taught from {len(teach_on)} photos in {spent:.1f} s of CPU: enlarge "
