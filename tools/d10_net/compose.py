@@ -16,9 +16,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tools.d10_net.data import D10Photo, Table
+from tools.d10_net.data import Table, tables
 from tools.d10_net.other_dice import other_die
-from tools.dice_net.data import PAD_VALUE, photometric
+from tools.dice_net.data import PAD_VALUE
 from tools.render import camera_look, fonts
 from tools.render import d10 as render
 from tools.train.d10 import TRAINING_STYLE
@@ -52,6 +52,11 @@ def small_tables(tabs: list[Table], cache: Path) -> list[SmallTable]:
         out.append(SmallTable(img, t.d6_boxes * np.float32(scales[name])))
     index_f.write_text(json.dumps(scales))
     return out
+
+
+def kept_tables(data: Path, cache: Path, hold: list[str]) -> list[SmallTable]:
+    """The d6 sources' tables, shrunk, but for the sources in `hold` (--hold-tables)."""
+    return small_tables([t for t in tables(data) if not any(f"/{s}/" in str(t.path) for s in hold)], cache)
 
 
 def rendered_d10(rng: np.random.Generator, value: int, side: float) -> tuple[np.ndarray, np.ndarray]:
@@ -174,9 +179,3 @@ def composite(rng: np.random.Generator, size: int, tabs: list[SmallTable], cuts:
     return canvas, np.array(boxes, np.float32).reshape(-1, 4), values
 
 
-def real_cut_values(photos: list[D10Photo]) -> list[int]:
-    return [p.value for p in photos]
-
-
-def finish(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return photometric(canvas, rng)

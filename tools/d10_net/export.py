@@ -16,8 +16,8 @@ import torch
 
 from tools.d10_net.train_face import CLASSES
 from tools.dice_net.data import PAD_VALUE
-from tools.dice_net.models import Detector, DetectorExport, Face, FaceExport
-from tools.dice_net.onnx_outputs import open_up
+from tools.dice_net.export import write_onnx
+from tools.dice_net.models import Detector, Face
 from tools.dice_net.train_det import INPUT, STRIDE
 
 
@@ -31,12 +31,7 @@ def export(run: Path, dest: Path) -> Path:
     face.load_state_dict(st["model"])
     face.eval()
     size = int(st["size"])
-    torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / "d10_detector.onnx"),
-                      input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False)
-    torch.onnx.export(FaceExport(face), torch.zeros(2, 3, size, size), str(dest / "d10_face.onnx"),
-                      input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
-                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
-    open_up(dest, "d10")  # any input size, and the features a taught head would be fitted on
+    write_onnx(det, face, size, dest, "d10")
     cfg_path = dest / "d10_net.json"
     old = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
     cfg = {

@@ -31,8 +31,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tools.d10_net.compose import paste_at, placed_sprite, rendered_d10, small_tables, table_canvas
-from tools.d10_net.data import cutouts, fold_spec, held_out, load_d10, tables
+from tools.d10_net.compose import kept_tables, paste_at, placed_sprite, rendered_d10, table_canvas
+from tools.d10_net.data import cutouts, fold_spec, held_out, load_d10
 from tools.d10_net.other_dice import other_die
 from tools.d10_net.train_det import DEFAULT_CACHE
 from tools.dice_net.ckpt import lr_at, resume, save, take_step
@@ -109,8 +109,7 @@ def detector_negatives(det_path: Path, tabs, rng, limit=3000):
 def collect(a, rng):
     everything = load_d10(a.data)
     cuts = cutouts(everything, a.cache)
-    tabs = small_tables([t for t in tables(a.data) if not any(f"/{s}/" in str(t.path) for s in a.hold_tables)],
-                        a.cache)
+    tabs = kept_tables(a.data, a.cache, a.hold_tables)
     X, Y = [], []
     val_X, val_Y = [], []
     for p, cut in zip(everything, cuts):

@@ -20,6 +20,17 @@ from tools.dice_net.train_det import INPUT, STRIDE
 from tools.dice_net.train_face import CROP_SCALE
 
 
+def write_onnx(det: Detector, face: Face, size: int, dest: Path, prefix: str) -> None:
+    """`<prefix>_detector.onnx` and `<prefix>_face.onnx` in `dest`, opened up for any
+    detector input size and for the face features a taught head is fitted on."""
+    torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / f"{prefix}_detector.onnx"),
+                      input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False)
+    torch.onnx.export(FaceExport(face), torch.zeros(2, 3, size, size), str(dest / f"{prefix}_face.onnx"),
+                      input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
+    open_up(dest, prefix)
+
+
 def export(run: Path, dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     det = Detector()
@@ -30,12 +41,7 @@ def export(run: Path, dest: Path) -> Path:
     face.load_state_dict(st["model"] if "widths" in st else st)
     face.eval()
     size = int(st.get("size", 40)) if "widths" in st else 40
-    torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / "dice_detector.onnx"),
-                      input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False)
-    torch.onnx.export(FaceExport(face), torch.zeros(2, 3, size, size), str(dest / "dice_face.onnx"),
-                      input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
-                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
-    open_up(dest)  # any detector input size, and the face features a taught head is fitted on
+    write_onnx(det, face, size, dest, "dice")
     cfg_path = dest / "dice_net.json"
     old = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
     cfg = {

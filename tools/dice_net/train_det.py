@@ -18,6 +18,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -134,6 +135,18 @@ def main(argv=None):
     by_source = {s: [p for p in photos if p.source == s] for s in sources}
     print(f"train photos: {', '.join(f'{s} {len(v)}' for s, v in by_source.items())}", flush=True)
 
+    def sample(rng: np.random.Generator):
+        src = sources[int(rng.integers(len(sources)))]
+        ph = by_source[src][int(rng.integers(len(by_source[src])))]
+        return make_sample(ph.load(), ph.dice, rng, a.size)
+
+    fit(a, sample)
+
+
+def fit(a, sample: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]]) -> None:
+    """Train a Detector from --seed, resuming from a.out/det_last.pt with --resume, on
+    batches of `sample(rng)` (a size x size BGR picture and its N x 4 boxes); the
+    weights go to a.out/det.pt. The d10 detector (tools.d10_net.train_det) trains so too."""
     torch.manual_seed(a.seed)
     model = Detector()
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
@@ -146,9 +159,7 @@ def main(argv=None):
     while step < a.steps:
         imgs, hs, whs, ms = [], [], [], []
         for _ in range(a.batch):
-            src = sources[int(rng.integers(len(sources)))]
-            ph = by_source[src][int(rng.integers(len(by_source[src])))]
-            im, b = make_sample(ph.load(), ph.dice, rng, a.size)
+            im, b = sample(rng)
             h_, wh_, m_ = targets(b, a.size)
             imgs.append(im)
             hs.append(h_)
