@@ -18,7 +18,6 @@ from vision.teach import KINDS, Example, Taught, TaughtError, teach
 
 MOST_PHOTOS = 200
 LONGEST_SIDE = 1600  # px: teaching photos larger than this are shrunk as they load
-_LABEL_KEY = {"dice": "dice", "d10": "d10"}  # the labels.json list each kind's pieces are in
 
 
 def file_hash(path: str | Path) -> str:
@@ -85,7 +84,7 @@ def examples_from_folder(kind: str, directory: str | Path) -> list[Example]:
             frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         dice = tuple((d.get("value"), (float(d["box"][0]) * shrink, float(d["box"][1]) * shrink,
                                        float(d["box"][2]) * shrink, float(d["box"][3]) * shrink))
-                     for d in labels[name].get(_LABEL_KEY[kind], []))
+                     for d in labels[name].get(kind, []))  # labels.json lists each kind under its name
         examples.append(Example(name, frame, dice))
     if not any(ex.dice for ex in examples):
         raise TableError(f"{directory / 'labels.json'}: no {'die' if kind == 'dice' else kind} is labelled in any "

@@ -26,6 +26,7 @@ fitted on (a hash of their files) and is refused with other ones.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
@@ -417,6 +418,4 @@ def read_taught(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> Tabl
                                          f"sure (taught reader, {value}: {conf:.2f}); re-roll it", d["box"]))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     unreadable.sort(key=lambda u: (u.center[1], u.center[0]))
-    if spec.name == "d10":
-        return TableRead(d10=tuple(dice), unreadable=tuple(unreadable))
-    return TableRead(dice=tuple(dice), unreadable=tuple(unreadable))
+    return dataclasses.replace(TableRead(unreadable=tuple(unreadable)), **{spec.name: tuple(dice)})  # the kind's field
