@@ -42,18 +42,12 @@ def weights_moved(monkeypatch):
 
 @pytest.fixture
 def broken_weights(tmp_path):
-    """`broken_weights(shipped, content)`: a copy of the weight file `shipped` that is
-    `content` (bytes: a file that is no npz, or a cut one) or, given an array's name,
-    the shipped file without that array. Returns its path, named as the shipped one."""
+    """`broken_weights(shipped, content)`: a file named as the weight file `shipped`
+    that is `content` (bytes: a file that is no network, or a cut one) or, given a
+    path, a copy of that other network file. Returns its path."""
     def write(shipped: Path, content) -> Path:
         path = tmp_path / shipped.name
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            import numpy as np
-
-            with np.load(shipped) as data:
-                np.savez_compressed(path, **{k: data[k] for k in data.files if k != content})
+        path.write_bytes(content if isinstance(content, bytes) else Path(content).read_bytes())
         return path
 
     return write

@@ -64,8 +64,8 @@ def test_the_shipped_network_reads_index_glyphs_of_every_rank(font_index):
 
 def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, weights_moved):
     # It used to be a bare FileNotFoundError.
-    weights_moved(rank_net, MODEL_PATH=tmp_path / "rank_net.npz")
-    missing = re.escape(str(tmp_path / "rank_net.npz")) + ": the card reader's .* missing: .* reinstall"
+    weights_moved(rank_net, MODEL_PATH=tmp_path / "rank_net.onnx")
+    missing = re.escape(str(tmp_path / "rank_net.onnx")) + ": the card reader's .* missing: .* reinstall"
     with pytest.raises(IncompleteInstall, match=missing):
         read_table(load_bgr(CARD_FIXTURE), readers={"cards": READERS["cards"]})
 

@@ -17,9 +17,8 @@ from vision.d10 import classifier
 from vision.d10.find import die_blobs, table_difference, touching_dice, whole_die
 from vision.d10.patch import PATCH, face_patch, network_input, number_turn, outline_pose
 from vision.d10.read import Look, judge, judge_looks
-from vision.dice.tinycnn import TinyCNN
 from vision.read import READERS, read_table
-from vision.weights import IncompleteInstall
+from vision.weights import IncompleteInstall, Network
 
 
 def _ellipse_contour(angle: float, long: float, short: float, centre=(100.0, 80.0)) -> np.ndarray:
@@ -115,24 +114,24 @@ def test_probabilities_hold_either_way_up_and_sum_to_one():
 
 
 def test_the_shipped_networks_are_small():
-    paths = sorted(classifier.MODEL_PATH.parent.glob("d10_cnn*.npz"))
+    paths = sorted(classifier.MODEL_PATH.parent.glob("d10_cnn*.onnx"))
     assert len(paths) == len(classifier.shipped_networks()) >= 1
     assert sum(p.stat().st_size for p in paths) < 200_000
 
 
 def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, weights_moved):
     # It used to give no networks: the first die seen ended in a mean over nothing.
-    weights_moved(classifier, MODEL_PATH=tmp_path / "d10_cnn.npz")
-    missing = re.escape(str(tmp_path / "d10_cnn.npz")) + ": the d10 reader's .* missing: .* reinstall"
+    weights_moved(classifier, MODEL_PATH=tmp_path / "d10_cnn.onnx")
+    missing = re.escape(str(tmp_path / "d10_cnn.onnx")) + ": the d10 reader's .* missing: .* reinstall"
     with pytest.raises(IncompleteInstall, match=missing):
         read_table(_die_scene(7, 20), readers={"d10": READERS["d10"]})
 
 
 def test_a_second_network_file_unreadable_is_an_incomplete_install(tmp_path, weights_moved):
-    (tmp_path / "d10_cnn.npz").write_bytes(classifier.MODEL_PATH.read_bytes())
-    (tmp_path / "d10_cnn_2.npz").write_bytes(classifier.MODEL_PATH.read_bytes()[:-100])
-    weights_moved(classifier, MODEL_PATH=tmp_path / "d10_cnn.npz")
-    with pytest.raises(IncompleteInstall, match=re.escape(str(tmp_path / "d10_cnn_2.npz"))):
+    (tmp_path / "d10_cnn.onnx").write_bytes(classifier.MODEL_PATH.read_bytes())
+    (tmp_path / "d10_cnn_2.onnx").write_bytes(classifier.MODEL_PATH.read_bytes()[:-100])
+    weights_moved(classifier, MODEL_PATH=tmp_path / "d10_cnn.onnx")
+    with pytest.raises(IncompleteInstall, match=re.escape(str(tmp_path / "d10_cnn_2.onnx"))):
         classifier.shipped_networks()
 
 
@@ -253,9 +252,11 @@ def test_one_die_is_not_parted():
 
 
 def test_training_runs_end_to_end_and_writes_a_loadable_network(tmp_path, capsys):
-    out = tmp_path / "net.npz"
+    pytest.importorskip("torch", reason="training needs PyTorch (the optional `train` extra)")
+    pytest.importorskip("onnx", reason="training needs onnx (the optional `train` extra)")
+    out = tmp_path / "net.onnx"
     assert train.main(["--scenes", "2", "--others", "1", "--epochs", "1", "-o", str(out)]) == 0
-    net = TinyCNN.load(out)
+    net = Network.load(out)
     x = np.zeros((1, PATCH, PATCH, classifier.INPUT_CHANNELS), np.float32)
     assert net.probabilities(x).shape == (1, classifier.CLASSES)
     assert "training accuracy" in capsys.readouterr().out

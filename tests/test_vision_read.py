@@ -137,13 +137,13 @@ def test_read_table_refuses_non_images(bad):
 
 
 def test_cli_eval_with_other_weights_and_a_split(capsys):
-    weights = Path(__file__).resolve().parents[1] / "vision" / "dice" / "die_cnn_2.npz"
+    weights = Path(__file__).resolve().parents[1] / "vision" / "dice" / "die_cnn_2.onnx"
     assert main(["eval", str(FIXTURES), "--split", "odd", "--dice-model", str(weights), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["photos"] == 12
 
 
 def test_cli_eval_refuses_weights_that_are_not_a_network(tmp_path, capsys):
-    junk = tmp_path / "w.npz"
+    junk = tmp_path / "w.onnx"
     junk.write_text("nope")
     assert main(["eval", str(FIXTURES), "--dice-model", str(junk)]) == 2
     assert "not a dice network file" in capsys.readouterr().err

@@ -16,9 +16,9 @@ from table.errors import TableError
 from tabletop21.evaluate import BadLabels, draw, evaluate, labelled_kinds, load_labels, photo_path, split_names, summary
 from tabletop21.folders import folder_to_keep
 from vision.dice import read_dice
-from vision.dice.tinycnn import TinyCNN
 from vision.image_io import NotAnImage, load_bgr
 from vision.read import OTHER_READERS, READERS, read_table
+from vision.weights import Network
 
 SHOW_OUT = "eval-show"  # where --show draws when no --out is given
 
@@ -35,6 +35,8 @@ def register(subparsers) -> None:
                         help="score the learned d6 reader (ONNX; docs/vision-dice-net.md) in place of the shipped one")
     parser.add_argument("--d10-net", action="store_true",
                         help="score the learned d10 reader (ONNX; docs/vision-cards-d10.md) in place of the shipped one")
+    parser.add_argument("--dominoes-net", action="store_true",
+                        help="score the learned domino reader (ONNX; docs/vision-dominoes.md) in place of the shipped one")
     parser.add_argument("--taught", metavar="FILE",
                         help="score the dice (or d10) with this taught reader (`tabletop21 teach`) in place of the shipped one")
     parser.add_argument("--dice-model", metavar="FILE", action="append",
@@ -57,9 +59,9 @@ def _print_summary(result: dict) -> None:
               f"needless refusals {s['needless_refusals']}")
 
 
-def _load_network(path: str) -> TinyCNN:
+def _load_network(path: str) -> Network:
     try:
-        return TinyCNN.load(path)
+        return Network.load(path)
     except (OSError, EOFError, ValueError, zipfile.BadZipFile) as err:
         raise TableError(f"{path}: not a dice network file ({err})") from err
 
@@ -90,6 +92,8 @@ def run(args) -> int:
         chosen["dice"] = OTHER_READERS["dice-net"]
     if args.d10_net and "d10" in chosen:
         chosen["d10"] = OTHER_READERS["d10-net"]
+    if args.dominoes_net and "dominoes" in chosen:
+        chosen["dominoes"] = OTHER_READERS["dominoes-net"]
     if args.taught:
         from tabletop21.taught import load_taught
         from vision.read import taught_reader

@@ -1,7 +1,8 @@
-"""Makes the d10 reader's networks (d10_cnn.npz, d10_cnn_2.npz):
+"""Makes the d10 reader's networks (d10_cnn.onnx, d10_cnn_2.onnx), with PyTorch (the
+`train` extra), written as ONNX:
 
     python -m tools.train.d10 --d6-photos ../shared/data/dice-d6-photos --seed 0
-    python -m tools.train.d10 --d6-photos ../shared/data/dice-d6-photos --seed 1 -o vision/d10/d10_cnn_2.npz
+    python -m tools.train.d10 --d6-photos ../shared/data/dice-d6-photos --seed 1 -o vision/d10/d10_cnn_2.onnx
 
 Dice are rendered with far more variety than the fixtures (upright DejaVu faces of
 every width and weight, random body and ink colours, marbling and glare, 32-100 px
@@ -29,10 +30,10 @@ from tools.render import camera_look, fonts
 from tools.render import cards as card_render
 from tools.render import d10 as render
 from tools.render.fixtures import dice_scene
-from vision.d10.classifier import CLASSES, MODEL_PATH, NOT_D10, UNMARKED, WIDTHS, new_network
+from tools.train.augment import jitter
+from vision.d10.classifier import CLASSES, INPUT_CHANNELS, MODEL_PATH, NOT_D10, UNMARKED, WIDTHS
 from vision.d10.find import die_blobs
-from vision.d10.patch import face_patch, network_input, outline_pose
-from vision.dice.tinycnn import jitter, train
+from vision.d10.patch import PATCH, face_patch, network_input, outline_pose
 from vision.image_io import load_bgr
 
 TRAIN_SEED = 5000  # fixtures use 10, the documented hold-out 99-103
@@ -225,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="initial weights and batch order")
     parser.add_argument("-o", "--output", default=str(MODEL_PATH))
     args = parser.parse_args(argv)
+    from tools.train.to_onnx import write_onnx  # here: the rest of this module serves without PyTorch
+    from tools.train.torch_fit import fit, new_net
+
     cv2.setNumThreads(1)
     start = time.time()
     patches, classes = d10_examples(args.scenes, TRAIN_SEED)
@@ -237,11 +241,11 @@ def main(argv: list[str] | None = None) -> int:
     y = np.array(classes)
     print(f"{len(y)} patches in {time.time() - start:.0f} s, class counts {np.bincount(y, minlength=CLASSES).tolist()}",
           flush=True)
-    net = train(new_network(WIDTHS, args.seed), x, y, epochs=args.epochs, augment=_augment, lr=4e-3,
-                seed=args.seed, log=lambda line: print(line, flush=True))
+    net = fit(new_net(INPUT_CHANNELS, WIDTHS, PATCH, CLASSES, args.seed), x, y, epochs=args.epochs,
+              augment=_augment, lr=4e-3, seed=args.seed, recipe="cosine", log=lambda line: print(line, flush=True))
     accuracy = float(np.mean(net.probabilities(x).argmax(axis=1) == y))
     # Half precision halves the shipped file and changes no probability by more than ~1e-3.
-    np.savez_compressed(args.output, **{k: v.astype(np.float16) for k, v in net.params.items()})
+    write_onnx(net, args.output, half=True)
     print(f"training accuracy {accuracy:.4f}; saved {args.output} after {time.time() - start:.0f} s")
     return 0
 

@@ -1,6 +1,7 @@
 """Makes the dice reader's networks from labelled photos (labels.json in the
-dice-d6-photos format): a finder (die_cnn.npz) or, with --face, the face network
-(die_face.npz). Both learn from the same patches; they differ in size only.
+dice-d6-photos format): a finder (die_cnn.onnx) or, with --face, the face network
+(die_face.onnx). Both learn from the same patches; they differ in size only. Trained
+with PyTorch (the `train` extra) and written as ONNX, which the reader runs.
 
     python -m tools.train.dice PHOTO_DIR [--face] [--split even|odd|all] [--seed N] [-o FILE]
 
@@ -28,23 +29,22 @@ from tabletop21.evaluate import split_names
 from tools.render import d10 as d10_render
 from tools.render.fixtures import SEED as FIXTURE_SEED
 from tools.render.fixtures import dice_scene
+from tools.train.augment import jitter
 from tools.train.d10 import TRAINING_STYLE as D10_TRAINING_STYLE
-from tools.train.torch_fit import fit
 from vision.dice.candidates import find_candidates
 from vision.dice.classifier import (
     CLASSES,
     FACE_MODEL_PATH,
     FACE_WIDTHS,
     HUE_MODEL_PATH,
+    INPUT_CHANNELS,
     MODEL_PATH,
     NOT_A_DIE,
     ODD_DIE,
     WIDTHS,
-    new_network,
 )
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, PATCH, SquareAngles, network_input, upright_patch
-from vision.dice.tinycnn import jitter, train
 from vision.image_io import load_bgr
 
 BOX_PER_SIDE = 1.37  # labelled box size / candidate side, measured on lone dice
@@ -252,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.hue and not args.face:
         parser.error("--hue is a face network's: add --face")
+    from tools.train.to_onnx import write_onnx  # here: the rest of this module serves without PyTorch
+    from tools.train.torch_fit import fit, new_net
+
     cv2.setNumThreads(1)
     names = split_names(list(json.loads((args.photo_dir / "labels.json").read_text())), args.split)
     size = PATCH if args.face else FIND_PATCH
@@ -269,18 +272,19 @@ def main(argv: list[str] | None = None) -> int:
           f"class counts {np.bincount(y, minlength=CLASSES).tolist()}", flush=True)
     widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else FACE_WIDTHS if args.face else WIDTHS
     output = args.output or (HUE_MODEL_PATH if args.hue else FACE_MODEL_PATH if args.face else MODEL_PATH)
-    # The face network is four times a finder's work: the numpy trainer would take hours.
-    trainer = fit if args.face else train
+    # The finders were made with the numpy trainer's recipe, the face networks (four
+    # times a finder's work, hours for that trainer) with PyTorch's one-cycle.
+    recipe = "onecycle" if args.face else "cosine"
     # Converted once, unless the colours must be painted on every batch.
     x = network_input(patches, args.hue)
     painted = args.glare or args.erase or args.defocus
     augment = partial(augment_patches, glare_share=args.glare, erase_share=args.erase, defocus_share=args.defocus,
                       hue_turned=args.hue)
-    net = trainer(new_network(widths, seed=args.seed, side=size), patches if painted else x, y,
-                  epochs=args.epochs, augment=augment, lr=5e-3, seed=args.seed,
-                  log=lambda line: print(line, flush=True))
+    net = fit(new_net(INPUT_CHANNELS, widths, size, CLASSES, seed=args.seed), patches if painted else x, y,
+              epochs=args.epochs, augment=augment, lr=5e-3, seed=args.seed, recipe=recipe,
+              log=lambda line: print(line, flush=True))
     accuracy = float(np.mean(net.probabilities(x).argmax(axis=1) == y))
-    net.save(output)
+    write_onnx(net, output)
     print(f"training accuracy {accuracy:.4f}; saved {output}")
     return 0
 

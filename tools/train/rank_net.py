@@ -1,4 +1,5 @@
-"""Makes rank_net.npz, the weights of vision.cards.rank_net.
+"""Makes rank_net.onnx, the network of vision.cards.rank_net, with PyTorch (the
+`train` extra), written as ONNX.
 
     python -m tools.train.rank_net [--scenes N] [--epochs E] [-o FILE]
 
@@ -23,8 +24,7 @@ from tools.render import cards as render
 from tools.render import fonts
 from vision.cards import fan, index, read
 from vision.cards.find import find_card_regions
-from vision.cards.rank_net import MODEL_PATH, NOT_A_RANK, RANKS, SIDE, new_network
-from vision.dice.tinycnn import train
+from vision.cards.rank_net import CLASSES, MODEL_PATH, NOT_A_RANK, RANKS, SIDE, WIDTHS
 
 TRAIN_SEEDS = (24000, 25000)  # one run of scenes from each
 # Faces from Debian's font packages, when installed (apt install fonts-quicksand fonts-b612
@@ -129,11 +129,15 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("-o", type=Path, default=MODEL_PATH)
     args = parser.parse_args()
+    from tools.train.to_onnx import write_onnx  # here: the rest of this module serves without PyTorch
+    from tools.train.torch_fit import fit, new_net
+
     sets = [examples(args.scenes, seed) for seed in TRAIN_SEEDS]
     x, y = np.concatenate([x for x, _ in sets]), np.concatenate([y for _, y in sets])
     print(f"{len(y)} examples: " + ", ".join(f"{name} {int((y == i).sum())}" for i, name in enumerate((*RANKS, "none"))))
-    net = train(new_network(), x, y, args.epochs, augment=_augment, log=print)
-    net.save(args.o)
+    net = fit(new_net(1, WIDTHS, SIDE, CLASSES), x, y, args.epochs, augment=_augment, lr=3e-3, recipe="cosine",
+              log=print)
+    write_onnx(net, args.o)
     print(f"-> {args.o}")
 
 

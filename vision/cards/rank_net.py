@@ -5,9 +5,10 @@ that size, a blurred "2" over its suit closes into an "8" and 5, 6 and 8 differ 
 pixel or two, so the templates (vision.cards.glyphs) leave many indices between two
 ranks. The network sees the grey-level glyph instead, where those strokes are still
 apart. It answers one of the 13 ranks or NOT_A_RANK (a pip, a piece of a picture, a
-rank cut short by the card lying on it). The weights, rank_net.npz beside this file,
-are made by `python -m tools.train.rank_net` from renders (never the fixture
-seed nor the seeds used to measure the reader).
+rank cut short by the card lying on it). The network, rank_net.onnx beside this file
+(run by vision.weights on one onnxruntime thread), is made with PyTorch by
+`python -m tools.train.rank_net` from renders (never the fixture seed nor the seeds
+used to measure the reader).
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ import numpy as np
 from table.rules.cards import RANKS
 from vision import weights
 from vision.cards.colour import low_high, percentiles
-from vision.dice.tinycnn import TinyCNN
+from vision.weights import Network
 
 SIDE = 24  # the network's input is SIDE x SIDE
 NOT_A_RANK = len(RANKS)  # the last class
 CLASSES = len(RANKS) + 1
 WIDTHS = (12, 24, 32)
-MODEL_PATH = Path(__file__).with_name("rank_net.npz")
+MODEL_PATH = Path(__file__).with_name("rank_net.onnx")
 CROP_PER_GLYPH = 1.3  # the crop's side, in lengths of the glyph's longer side
 GLYPH_REACH = 0.15  # ink farther than this (in lengths of the glyph's longer side) from the glyph is left out
 
@@ -60,18 +61,14 @@ def rank_crop(upright_bgr: np.ndarray, rank_mask: np.ndarray) -> np.ndarray | No
     return (ink * np.clip(shown, 0.0, 1.0)).astype(np.float32)
 
 
-def new_network(seed: int = 0) -> TinyCNN:
-    return TinyCNN.create(1, WIDTHS, SIDE, CLASSES, seed=seed)
-
-
 @lru_cache(maxsize=1)
-def shipped_network() -> TinyCNN:
+def shipped_network() -> Network:
     """The shipped network; IncompleteInstall naming the file when it is missing or
     unreadable, rather than a bare FileNotFoundError that names no remedy."""
     return weights.load_network(MODEL_PATH, "card", (SIDE, SIDE, 1), CLASSES)
 
 
-def rank_probabilities(crops: list[np.ndarray], network: TinyCNN | None = None) -> np.ndarray:
+def rank_probabilities(crops: list[np.ndarray], network: Network | None = None) -> np.ndarray:
     """(n, CLASSES) probabilities for n crops from rank_crop."""
     if not crops:
         return np.zeros((0, CLASSES), np.float32)

@@ -2,7 +2,8 @@
 blob is not a d10 at all (a d6, a card corner, a shadow), or that it is a 6 or 9 whose
 underline or dot cannot be seen, so the two cannot be told apart.
 
-The networks are vision.dice.tinycnn, trained on rendered d10s (`python -m
+The networks are small ONNX files beside this file (run by vision.weights on one
+onnxruntime thread), trained with PyTorch on rendered d10s (`python -m
 tools.train.d10`; the committed fixtures' seed is never used) and on blobs that are
 not d10s. A patch and its half turn show the same number (vision.d10.patch), so the
 answer is the mean over both and over the shipped networks: a read has to hold
@@ -18,9 +19,9 @@ import numpy as np
 
 from vision import weights
 from vision.d10.patch import PATCH, network_input
-from vision.dice.tinycnn import TinyCNN
+from vision.weights import Network
 
-MODEL_PATH = Path(__file__).with_name("d10_cnn.npz")  # the first network; d10_cnn_2.npz... follow
+MODEL_PATH = Path(__file__).with_name("d10_cnn.onnx")  # the first network; d10_cnn_2.onnx... follow
 NOT_D10 = 10  # classes 0..9 are the numbers
 UNMARKED = 11  # a 6 or 9 with no underline or dot: a d10, but which number is unknowable
 CLASSES = 12
@@ -28,18 +29,14 @@ INPUT_CHANNELS = 2
 WIDTHS = (16, 32, 48)
 
 
-def new_network(widths: tuple[int, ...] = WIDTHS, seed: int = 0) -> TinyCNN:
-    return TinyCNN.create(INPUT_CHANNELS, widths, PATCH, CLASSES, seed=seed)
-
-
 @lru_cache(maxsize=1)
-def shipped_networks() -> tuple[TinyCNN, ...]:
+def shipped_networks() -> tuple[Network, ...]:
     """The shipped networks; IncompleteInstall naming the file when one is missing or
-    unreadable (without it, a missing d10_cnn.npz would leave the reader quietly finding nothing)."""
+    unreadable (without it, a missing d10_cnn.onnx would leave the reader quietly finding nothing)."""
     return weights.load_networks(MODEL_PATH, "d10", (PATCH, PATCH, INPUT_CHANNELS), CLASSES)
 
 
-def probabilities(patches_bgr: np.ndarray, networks: tuple[TinyCNN, ...] | None = None) -> np.ndarray:
+def probabilities(patches_bgr: np.ndarray, networks: tuple[Network, ...] | None = None) -> np.ndarray:
     """(n, CLASSES) for (n, PATCH, PATCH, 3) BGR face patches: the mean over `networks`
     (all shipped ones by default) and over each patch and its half turn."""
     if len(patches_bgr) == 0:

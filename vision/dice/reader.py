@@ -26,12 +26,12 @@ from vision.dice.classifier import (
 )
 from vision.dice.foreground import foreground_mask
 from vision.dice.patches import FIND_PATCH, SquareAngles, network_input, upright_patches
-from vision.dice.tinycnn import TinyCNN
 from vision.dice.working_scale import CLOSE_ENOUGH, TARGET, working_factor
 from vision.exposure import levelled
 from vision.frame_edge import EDGE_OVERHANG, box_overhang
 from vision.noise import grain, smoothed
 from vision.resized_read import look_factor, read_in_frame, shrunk
+from vision.weights import Network
 
 DIE_THRESHOLD = 0.5  # probability that a die is centred at a candidate
 SCREEN = 0.05  # first finder's die probability below which the other finders are not asked
@@ -69,14 +69,14 @@ def _box(x: float, y: float, side: float, angle: float) -> tuple[float, float, f
 
 
 def classify_candidates(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candidate],
-                        networks: tuple[TinyCNN, ...]) -> np.ndarray:
+                        networks: tuple[Network, ...]) -> np.ndarray:
     """The finders' class probabilities (n, CLASSES) for the candidates."""
     patches, _ = upright_patches(frame_bgr, field, np.array([(c.x, c.y) for c in candidates]).reshape(-1, 2),
                                  np.array([c.side for c in candidates]), FIND_PATCH)
     return screened_probabilities(patches, networks)
 
 
-def screened_probabilities(patches: np.ndarray, networks: tuple[TinyCNN, ...]) -> np.ndarray:
+def screened_probabilities(patches: np.ndarray, networks: tuple[Network, ...]) -> np.ndarray:
     """The finders' mean class probabilities, except where the first finder alone
     already puts a die below SCREEN: there its answer stands and the others are not
     asked. Four in ten candidates are such plain table or wall; on the held-out half
@@ -106,7 +106,7 @@ def _sure(probs: np.ndarray) -> bool:
 
 def recentred(frame_bgr: np.ndarray, field: SquareAngles, candidates: list[Candidate],
               kept: list[tuple[int, float, float]], probs: np.ndarray,
-              networks: tuple[TinyCNN, ...]) -> list[tuple[int, float, float, float, float]]:
+              networks: tuple[Network, ...]) -> list[tuple[int, float, float, float, float]]:
     """(candidate index, centre x, centre y, patch centre x, patch centre y) per die:
     the face is read on a patch around the candidate point the finders kept, which
     read better than one around the centre refined from its neighbours (held out). A
@@ -146,7 +146,7 @@ def certain(probs: np.ndarray) -> bool:
     return confidence >= CERTAIN and odd < 1.0 - CERTAIN
 
 
-def verdicts(patches: np.ndarray, face_networks: tuple[TinyCNN, ...]) -> np.ndarray:
+def verdicts(patches: np.ndarray, face_networks: tuple[Network, ...]) -> np.ndarray:
     """Class probabilities per found die from the face networks: their first look
     where that is already certain (face probability >= CERTAIN), the eight-view
     second look otherwise.
@@ -164,7 +164,7 @@ def verdicts(patches: np.ndarray, face_networks: tuple[TinyCNN, ...]) -> np.ndar
     return out
 
 
-def second_looks(x: np.ndarray, networks: tuple[TinyCNN, ...]) -> np.ndarray:
+def second_looks(x: np.ndarray, networks: tuple[Network, ...]) -> np.ndarray:
     """Class probabilities of each patch (`x`: network input) averaged over its eight
     turns and mirrorings. A face's pips do not change under them, so disagreement
     between the views is exactly the doubt that should lower the confidence. (The
@@ -188,7 +188,7 @@ def _unclear(probs: np.ndarray) -> bool:
 
 
 def closer_looks(frame_bgr: np.ndarray, field: SquareAngles, centres: np.ndarray, sides: np.ndarray,
-                 face_networks: tuple[TinyCNN, ...], hue_turned: bool = False) -> np.ndarray:
+                 face_networks: tuple[Network, ...], hue_turned: bool = False) -> np.ndarray:
     """Class probabilities per die averaged over patches a little bigger, smaller and
     off centre (each with its eight views), to stand instead of the first two looks
     for dice whose face those left unclear: a patch cut a little off the die loses
@@ -242,9 +242,9 @@ def doubted_lone(candidates: list[Candidate], is_die: np.ndarray, kept: list[tup
 
 
 def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None,
-              networks: tuple[TinyCNN, ...] | None = None,
-              face_networks: tuple[TinyCNN, ...] | None = None,
-              hue_networks: tuple[TinyCNN, ...] | None = None) -> TableRead:
+              networks: tuple[Network, ...] | None = None,
+              face_networks: tuple[Network, ...] | None = None,
+              hue_networks: tuple[Network, ...] | None = None) -> TableRead:
     """Every d6 in the frame (inside the play area when calibrated); `networks` (the
     finders), `face_networks` and `hue_networks` (the second opinion on unclear
     faces) replace the shipped ones (for measuring freshly trained models). A frame
@@ -325,8 +325,8 @@ def _candidates(frame_bgr: np.ndarray, calibration: Calibration | None) -> tuple
 
 
 def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: list[Candidate],
-          networks: tuple[TinyCNN, ...], face_networks: tuple[TinyCNN, ...],
-          hue_networks: tuple[TinyCNN, ...]) -> TableRead:
+          networks: tuple[Network, ...], face_networks: tuple[Network, ...],
+          hue_networks: tuple[Network, ...]) -> TableRead:
     field = SquareAngles(frame_bgr)
     probs = classify_candidates(frame_bgr, field, candidates, networks)
     is_die = 1.0 - probs[:, NOT_A_DIE]
@@ -343,7 +343,7 @@ def _read(frame_bgr: np.ndarray, calibration: Calibration | None, candidates: li
     def unclear(among) -> list[int]:
         return [n for n in among if calls[n][NOT_A_DIE] <= _veto(found[n][0], doubted) and _unclear(calls[n])]
 
-    def closer(dice: list[int], networks_asked: tuple[TinyCNN, ...], hue_turned: bool = False) -> np.ndarray:
+    def closer(dice: list[int], networks_asked: tuple[Network, ...], hue_turned: bool = False) -> np.ndarray:
         return closer_looks(frame_bgr, field, np.array([found[n][3:] for n in dice]),
                             np.array([candidates[found[n][0]].side for n in dice]), networks_asked, hue_turned)
 
