@@ -108,7 +108,7 @@ def paste_at(canvas: np.ndarray, sprite, alpha, x: int, y: int, rng: np.random.G
     region = canvas[y0:y1, x0:x1]
     canvas[y0:y1, x0:x1] = (region * (1 - f) + sprite[y0 - y:y1 - y, x0 - x:x1 - x] * f).astype(np.uint8)
     ys, xs = np.nonzero(a > 127)
-    if len(ys) < 0.5 * (alpha > 127).sum():
+    if not len(ys) or len(ys) < 0.5 * (alpha > 127).sum():
         return None  # mostly off the canvas: neither a d10 to find nor one to forget
     return np.array([x0 + xs.min(), y0 + ys.min(), x0 + xs.max() + 1, y0 + ys.max() + 1], np.float32)
 

@@ -29,6 +29,7 @@ from tools.dice_net.ckpt import lr_at, resume, save, take_step
 from tools.dice_net.data import (
     DEFAULT_DATA,
     PAD_VALUE,
+    REPO,
     is_val,
     kept_sources,
     leave_spec,
@@ -125,6 +126,9 @@ def main(argv=None):
     ap.add_argument("--ckpt-every", type=int, default=200)
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--all-photos", action="store_true", help="train on the val split too")
+    ap.add_argument("--composite", type=float, default=0.0,
+                    help="share of pictures that are composites (tools.dice_net.compose); 0 as shipped")
+    ap.add_argument("--cache", type=Path, default=REPO / "runs" / "d6cache", help="cut-outs and small tables")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -134,8 +138,18 @@ def main(argv=None):
               if (a.all_photos or not is_val(p)) and not left_out(p, a.leave_out)]
     by_source = {s: [p for p in photos if p.source == s] for s in sources}
     print(f"train photos: {', '.join(f'{s} {len(v)}' for s, v in by_source.items())}", flush=True)
+    if a.composite > 0:
+        from tools.dice_net import compose
+
+        cuts = compose.d6_cutouts(photos, a.cache)
+        tabs = compose.d6_tables(photos, a.data, a.cache)
+        print(f"composites {a.composite:.0%}: {len(cuts)} cut-outs, {len(tabs)} tables", flush=True)
 
     def sample(rng: np.random.Generator):
+        if a.composite > 0 and rng.random() < a.composite:
+            im, b = compose.composite(rng, a.size, tabs, cuts)
+            im, b = rot_flip(im, b, rng)
+            return photometric(im, rng), b
         src = sources[int(rng.integers(len(sources)))]
         ph = by_source[src][int(rng.integers(len(by_source[src])))]
         return make_sample(ph.load(), ph.dice, rng, a.size)

@@ -160,6 +160,8 @@ def main(argv=None):
     ap.add_argument("--size", type=int, default=FACE, help="the classifier's input, px")
     ap.add_argument("--upright", action="append", default=[], choices=PHOTO_SOURCES,
                     help="a source whose photos keep their up direction (phone photos at an angle)")
+    ap.add_argument("--renders", type=int, default=0,
+                    help="rendered dice of any design drawn on bare-table patches (tools.dice_net.render_faces)")
     a = ap.parse_args(argv)
     set_size(a.size)
     torch.set_num_threads(1)
@@ -170,6 +172,11 @@ def main(argv=None):
     hard = [p if p.shape[0] == PATCH else cv2.resize(p, (PATCH, PATCH)) for p in np.load(a.hard)["patches"]] \
         if a.hard else None
     X, Y, U = collect(a.data, sources, val=False, hard=hard, rng=rng, leave=a.leave_out, upright=a.upright)
+    if a.renders:
+        from tools.dice_net.render_faces import rendered_patches
+
+        R, RY = rendered_patches(X[Y == 0], a.renders, np.random.default_rng(a.seed + 2), 1 / PATCH_SCALE)
+        X, Y, U = np.concatenate([X, R]), np.concatenate([Y, RY]), np.concatenate([U, np.zeros(len(R), bool)])
     Xv, Yv, _ = collect(a.data, sources, val=True, rng=np.random.default_rng(a.seed + 1), leave=a.leave_out)
     print(f"train patches {len(X)} per class {np.bincount(Y, minlength=7).tolist()}; val {len(Xv)}", flush=True)
     xv = torch.from_numpy(np.stack([augment(p, None, False) for p in Xv])).permute(0, 3, 1, 2).float() / 255 - 0.5
@@ -205,7 +212,7 @@ def main(argv=None):
             t0 = time.time()
         if step % a.ckpt_every == 0 or step == a.steps:
             save(model, opt, step, ckpt)
-    torch.save({"widths": widths, "size": FACE, "upright": a.upright, "model": model.state_dict()},
+    torch.save({"widths": widths, "size": FACE, "upright": a.upright, "renders": a.renders, "model": model.state_dict()},
                a.out / "face.pt")
     print("done", flush=True)
 

@@ -1,0 +1,69 @@
+"""Right, wrong and phantom dice over a grid of thresholds on one source: recipes
+compared at equal wrong reads rather than at thresholds each run's calibration chose.
+
+    python -m tools.dice_net.sweep --config runs/lo-aws/onnx/dice_net.json --source dice-aws
+    python -m tools.dice_net.sweep --config vision/models/dice_net.json --split val
+
+Percentages are of the source's labelled dice that have a value (as evaluate counts
+them); "wrong of read" is wrong / (right + wrong). Only for comparing recipes: the
+thresholds a reader ships with are chosen by calibrate on photos of the sources it was
+trained on, never on the source scored here."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, load_photos
+from tools.dice_net.evaluate import match
+
+DETECTOR = (0.2, 0.3, 0.4)
+FACE = (0.9, 0.97, 0.99, 0.997, 0.999)
+NOT_DIE = 0.3
+
+
+def outcomes(per_photo, det_thr: float, not_die: float):
+    """(confidence, status) of every kept find: 1 right, 2 wrong, 0 a die with no value, -1 in no box."""
+    conf, status = [], []
+    for cands, labs in per_photo:
+        kept = [c for c in cands if c["score"] >= det_thr and c["probs"][0] < not_die]
+        for c, j in zip(kept, match([c["center"] for c in kept], labs)):
+            v = int(np.argmax(c["probs"][1:])) + 1
+            conf.append(c["probs"][v])
+            status.append(-1 if j is None else 0 if labs[j]["value"] is None else 1 if labs[j]["value"] == v else 2)
+    return np.array(conf), np.array(status)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--config", type=Path, required=True)
+    ap.add_argument("--source", choices=PHOTO_SOURCES, action="append", help="default: every source")
+    ap.add_argument("--split", choices=("all", "val"), default="all", help="val: the photos calibrate chooses on")
+    a = ap.parse_args(argv)
+    from vision.dice_net import candidates
+
+    sources = tuple(a.source or PHOTO_SOURCES)
+    photos = [p for p in load_photos(a.data, sources) if a.split == "all" or is_val(p)]
+    per_photo = [(candidates(ph.load(), a.config, min_score=min(DETECTOR)), ph.dice) for ph in photos]
+    n = sum(1 for ph in photos for d in ph.dice if d["value"] is not None)
+    print(f"{a.config} on {', '.join(sources)} ({a.split}): {n} dice with a value; not-a-die threshold {NOT_DIE}")
+    print("detector  face    right%  wrong%  phantom%  wrong-of-read%")
+    for det_thr in DETECTOR:
+        conf, status = outcomes(per_photo, det_thr, NOT_DIE)
+        for ft in FACE:
+            read = conf >= ft
+            right, wrong = int(((status == 1) & read).sum()), int(((status == 2) & read).sum())
+            phantom = int(((status == -1) & read).sum())
+            print(f"{det_thr:8.2f}  {ft:5.3f}  {100 * right / n:6.1f}  {100 * wrong / n:6.2f}  {100 * phantom / n:8.2f}"
+                  f"  {100 * wrong / max(1, right + wrong):14.2f}")
+
+
+if __name__ == "__main__":
+    main()
