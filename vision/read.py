@@ -70,6 +70,14 @@ def read_d10_learned(frame_bgr: np.ndarray, calibration: Calibration | None = No
     return read_d10_net(frame_bgr, calibration)
 
 
+def read_dominoes_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The learned domino reader (vision.dominoes.net, ONNX): not the default, see
+    docs/vision-dominoes.md for its figures."""
+    from vision.dominoes.net import read_dominoes_net
+
+    return read_dominoes_net(frame_bgr, calibration)
+
+
 def taught_reader(taught: Taught) -> Reader:
     """The learned d6 or d10 reader with the owner's teaching (vision.teach), in place of
     the shipped reader of `taught.kind` ("dice" or "d10"). It reads the whole frame (no
@@ -84,7 +92,8 @@ def taught_reader(taught: Taught) -> Reader:
 
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
 # Readers to choose by name in place of a shipped one (`read --kinds`, `eval --dice-net`).
-OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned, "d10-net": read_d10_learned}
+OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned, "d10-net": read_d10_learned,
+                                    "dominoes-net": read_dominoes_learned}
 
 
 def merge(reads: list[TableRead]) -> TableRead:
