@@ -113,6 +113,18 @@ def paste_at(canvas: np.ndarray, sprite, alpha, x: int, y: int, rng: np.random.G
     return np.array([x0 + xs.min(), y0 + ys.min(), x0 + xs.max() + 1, y0 + ys.max() + 1], np.float32)
 
 
+def free_spot(taken: np.ndarray, w: int, h: int, area, rng: np.random.Generator, tries: int = 12):
+    """A top-left corner (x, y) for a w x h sprite whose box covers nothing `taken`
+    marks, at most a third of it outside `area` (x0, y0, x1, y1); None after `tries`."""
+    tx0, ty0, tx1, ty1 = area
+    for _ in range(tries):
+        x = int(rng.integers(tx0 - w // 3, max(tx0 - w // 3 + 1, tx1 - 2 * w // 3)))
+        y = int(rng.integers(ty0 - h // 3, max(ty0 - h // 3 + 1, ty1 - 2 * h // 3)))
+        if not taken[max(0, y):y + h, max(0, x):x + w].any():
+            return x, y
+    return None
+
+
 def table_canvas(table: SmallTable, rng: np.random.Generator, size: int, frame_side: int = 320):
     """A size x size window of the table scaled as the run-time letterbox would show it
     (its long side frame_side px, times 0.6..1.6); returns (canvas, d6 boxes in it)."""
@@ -161,13 +173,10 @@ def composite(rng: np.random.Generator, size: int, tabs: list[SmallTable], cuts:
             sprite, alpha = rendered_d10(rng, value, max(24.0, side))
         sp, al = placed_sprite(sprite, alpha, side, rng)
         h, w = al.shape
-        for _ in range(12):
-            x = int(rng.integers(tx0 - w // 3, max(tx0 - w // 3 + 1, tx1 - 2 * w // 3)))
-            y = int(rng.integers(ty0 - h // 3, max(ty0 - h // 3 + 1, ty1 - 2 * h // 3)))
-            if not taken[max(0, y):y + h, max(0, x):x + w].any():
-                break
-        else:
+        spot = free_spot(taken, w, h, (tx0, ty0, tx1, ty1), rng)
+        if spot is None:
             continue
+        x, y = spot
         box = paste_at(canvas, sp, al, x, y, rng)
         if box is None:
             continue

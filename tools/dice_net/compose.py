@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.d10_net.compose import SmallTable, paste_at, placed_sprite, small_tables, table_canvas
+from tools.d10_net.compose import SmallTable, free_spot, paste_at, placed_sprite, small_tables, table_canvas
 from tools.d10_net.data import Table, cutout, load_d10
 from tools.dice_net.data import Photo
 
@@ -84,13 +84,10 @@ def composite(rng: np.random.Generator, size: int, tabs: list[SmallTable], cuts:
         sprite, alpha = cuts[int(rng.integers(len(cuts)))]
         sp, al = placed_sprite(sprite, alpha, side, rng, tilt=0.15)
         h, w = al.shape
-        for _ in range(12):
-            x = int(rng.integers(tx0 - w // 3, max(tx0 - w // 3 + 1, tx1 - 2 * w // 3)))
-            y = int(rng.integers(ty0 - h // 3, max(ty0 - h // 3 + 1, ty1 - 2 * h // 3)))
-            if not taken[max(0, y):y + h, max(0, x):x + w].any():
-                break
-        else:
+        spot = free_spot(taken, w, h, (tx0, ty0, tx1, ty1), rng)
+        if spot is None:
             continue
+        x, y = spot
         box = paste_at(canvas, sp, al, x, y, rng)
         taken[max(0, y):y + h, max(0, x):x + w] = 1
         if box is not None:
