@@ -7,8 +7,8 @@ import math
 import pytest
 
 from table import serial
-from table.reads import Card, Unreadable
-from vision.calibration import PAST_EDGE, BadCalibration, Calibration, box_corners, in_play
+from table.reads import D10, Card, Unreadable
+from vision.calibration import PAST_EDGE, BadCalibration, Calibration, box_corners, boxes_in_play, in_play
 from vision.resized_read import calibration_for
 
 SQUARE = ((0.0, 0.0), (639.0, 0.0), (639.0, 639.0), (0.0, 639.0))
@@ -89,6 +89,24 @@ def test_a_thing_is_in_play_whole_refused_across_the_edge_or_not_reported():
         "card", (250.0, 80.0), "card lies across the edge of the play area", across.box)
     assert in_play(calibration, outside, outside_corners, "card", "card") is None
     assert in_play(None, outside, outside_corners, "card", "card") is outside
+
+
+def test_reads_and_refusals_judged_by_their_boxes_come_back_in_play_and_in_order():
+    """The learned readers' rule: a read the area holds stays, one across its edge becomes
+    a refusal, one whose middle is outside goes, and so does such a refusal; each list
+    sorted top to bottom, then left to right."""
+    calibration = Calibration((640, 480), ((100.0, 100.0), (500.0, 100.0), (500.0, 400.0), (100.0, 400.0)))
+
+    def die(x: float, y: float) -> D10:
+        return D10(3, (x, y), (x - 20, y - 20, x + 20, y + 20), 0.99)
+
+    low, high, across, outside = die(300, 300), die(200, 150), die(110, 250), die(50, 50)
+    unsure, unsure_outside = (Unreadable("d10", (400.0, 200.0), "not sure", (380.0, 180.0, 420.0, 220.0)),
+                              Unreadable("d10", (600.0, 50.0), "not sure", (580.0, 30.0, 620.0, 70.0)))
+    kept, refused = boxes_in_play(calibration, [low, across, high, outside], [unsure_outside, unsure], "d10", "die")
+    assert kept == [high, low]
+    assert refused == [unsure, Unreadable("d10", (110, 250), "die lies across the edge of the play area", across.box)]
+    assert boxes_in_play(None, [low, outside], [unsure_outside], "d10", "die") == ([outside, low], [unsure_outside])
 
 
 @pytest.mark.parametrize("factor", [0.1, 0.37, 0.5, 1.5, 2.0])

@@ -149,6 +149,29 @@ def in_play(calibration: Calibration | None, found: Read, corners: Sequence[Poin
     return Unreadable(kind, found.center, f"{thing} lies across the edge of the play area", found.box)
 
 
+def boxes_in_play(calibration: Calibration | None, reads: Sequence[Read], refusals: Sequence[Unreadable],
+                  kind: UnreadableKind, thing: str) -> tuple[list[Read], list[Unreadable]]:
+    """in_play for reads and refusals judged by their boxes' corners: what is reported,
+    (reads, refusals) each sorted top to bottom, then left to right. A read across the
+    edge becomes a refusal; a refusal whose middle is outside goes."""
+    kept: list[Read] = []
+    refused: list[Unreadable] = []
+    for found in reads:
+        assert found.box is not None
+        placed = in_play(calibration, found, box_corners(found.box), kind, thing)
+        if isinstance(placed, Unreadable):
+            refused.append(placed)
+        elif placed is not None:
+            kept.append(placed)
+    for refusal in refusals:
+        assert refusal.box is not None
+        if in_play(calibration, refusal, box_corners(refusal.box), kind, thing) is not None:
+            refused.append(refusal)
+    kept.sort(key=lambda r: (r.center[1], r.center[0]))
+    refused.sort(key=lambda u: (u.center[1], u.center[0]))
+    return kept, refused
+
+
 def checked_frame(frame: object, calibration: Calibration | None, min_side: int = 16) -> np.ndarray:
     """The check every reader makes first (vision.image_io.checked_bgr), and, for a
     calibrated read, that the frame is of the size the calibration was made for."""

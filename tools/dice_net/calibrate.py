@@ -25,6 +25,19 @@ from tools.dice_net.data import DEFAULT_DATA, is_val, kept_sources, leave_spec, 
 from tools.dice_net.evaluate import match
 
 
+def outcomes(per_photo, det_thr: float, not_die: float) -> tuple[np.ndarray, np.ndarray]:
+    """(confidence, status) of every find that passes `det_thr` and `not_die` on photos
+    given as (candidates, labels): status 1 right, 2 wrong, 0 a die with no value, -1 in no box."""
+    conf, status = [], []
+    for cands, labs in per_photo:
+        kept = [c for c in cands if c["score"] >= det_thr and c["probs"][0] < not_die]
+        for c, j in zip(kept, match([c["center"] for c in kept], labs)):
+            v = int(np.argmax(c["probs"][1:])) + 1
+            conf.append(c["probs"][v])
+            status.append(-1 if j is None else 0 if labs[j]["value"] is None else 1 if labs[j]["value"] == v else 2)
+    return np.array(conf), np.array(status)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -46,22 +59,7 @@ def main(argv=None):
     fallback = None  # when no threshold meets --max-wrong: the fewest wrong, then the most right
     for det_thr in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6):
         for not_die in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
-            # every candidate that survives: (value conf, status) status 1 right, 2 wrong, 0 null die, -1 none
-            conf, status = [], []
-            for cands, labs in per_photo:
-                kept = [c for c in cands if c["score"] >= det_thr and c["probs"][0] < not_die]
-                got = match([c["center"] for c in kept], labs)
-                for c, j in zip(kept, got):
-                    p = c["probs"]
-                    v = int(np.argmax(p[1:])) + 1
-                    conf.append(p[v])
-                    if j is None:
-                        status.append(-1)
-                    elif labs[j]["value"] is None:
-                        status.append(0)
-                    else:
-                        status.append(1 if labs[j]["value"] == v else 2)
-            conf, status = np.array(conf), np.array(status)
+            conf, status = outcomes(per_photo, det_thr, not_die)
             for ft in faces:
                 read = conf >= ft
                 right = int(((status == 1) & read).sum())

@@ -18,26 +18,12 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 from pathlib import Path
 
-import numpy as np
-
+from tools.dice_net.calibrate import outcomes
 from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, load_photos
-from tools.dice_net.evaluate import match
 
 DETECTOR = (0.2, 0.3, 0.4)
 FACE = (0.9, 0.97, 0.99, 0.997, 0.999)
 NOT_DIE = 0.3
-
-
-def outcomes(per_photo, det_thr: float, not_die: float):
-    """(confidence, status) of every kept find: 1 right, 2 wrong, 0 a die with no value, -1 in no box."""
-    conf, status = [], []
-    for cands, labs in per_photo:
-        kept = [c for c in cands if c["score"] >= det_thr and c["probs"][0] < not_die]
-        for c, j in zip(kept, match([c["center"] for c in kept], labs)):
-            v = int(np.argmax(c["probs"][1:])) + 1
-            conf.append(c["probs"][v])
-            status.append(-1 if j is None else 0 if labs[j]["value"] is None else 1 if labs[j]["value"] == v else 2)
-    return np.array(conf), np.array(status)
 
 
 def main(argv=None):

@@ -24,7 +24,7 @@ import numpy as np
 
 from table.reads import D10, TableRead, Unreadable
 from vision import dice_net
-from vision.calibration import Calibration, box_corners, checked_frame, in_play
+from vision.calibration import Calibration, boxes_in_play, checked_frame
 
 CONFIG = dice_net.MODELS / "d10_net.json"
 D6_NOT_DIE = 0.2  # the d6 witness counts only where it is this sure the find is a die
@@ -78,18 +78,5 @@ def read_d10_net(frame_bgr: np.ndarray, calibration: Calibration | None = None,
         cands = with_d6_witness(frame, cands)
     dice, unreadable = decide(cands, float(face["threshold"]), float(face["not_die_threshold"]),
                               float(face.get("sure_d10", 0.9)), veto)
-    kept_dice: list[D10] = []
-    kept_refusals: list[Unreadable] = []
-    for die in dice:
-        placed = in_play(calibration, die, box_corners(die.box), "d10", "die")
-        if isinstance(placed, D10):
-            kept_dice.append(placed)
-        elif isinstance(placed, Unreadable):
-            kept_refusals.append(placed)
-    for refusal in unreadable:
-        assert refusal.box is not None
-        if in_play(calibration, refusal, box_corners(refusal.box), "d10", "die") is not None:
-            kept_refusals.append(refusal)
-    kept_dice.sort(key=lambda d: (d.center[1], d.center[0]))
-    kept_refusals.sort(key=lambda u: (u.center[1], u.center[0]))
+    kept_dice, kept_refusals = boxes_in_play(calibration, dice, unreadable, "d10", "die")
     return TableRead(d10=tuple(kept_dice), unreadable=tuple(kept_refusals))

@@ -33,7 +33,7 @@ import numpy as np
 
 from table.reads import Domino, TableRead, Unreadable
 from vision import dice_net
-from vision.calibration import Calibration, box_corners, checked_frame, in_play
+from vision.calibration import Calibration, boxes_in_play, checked_frame
 from vision.dominoes.layout import tile_key
 
 CONFIG = dice_net.MODELS / "domino_net.json"
@@ -249,18 +249,5 @@ def read_dominoes_net(frame_bgr: np.ndarray, calibration: Calibration | None = N
             a["probs"], b["probs"] = probs[index[id(a)], index[id(b)]]
     reads, refusals = decide(paired, float(half["threshold"]), float(cfg["detector"]["sure_tile"]), not_half)
     kept, refusals = refuse_duplicates(reads, refusals)
-    out_reads: list[Domino] = []
-    out_refusals: list[Unreadable] = []
-    for d in kept:
-        placed = in_play(calibration, d, box_corners(d.box), "domino", "the tile")
-        if isinstance(placed, Domino):
-            out_reads.append(placed)
-        elif isinstance(placed, Unreadable):
-            out_refusals.append(placed)
-    for u in refusals:
-        assert u.box is not None
-        if in_play(calibration, u, box_corners(u.box), "domino", "the tile") is not None:
-            out_refusals.append(u)
-    out_reads.sort(key=lambda d: (d.center[1], d.center[0]))
-    out_refusals.sort(key=lambda u: (u.center[1], u.center[0]))
+    out_reads, out_refusals = boxes_in_play(calibration, kept, refusals, "domino", "the tile")
     return TableRead(dominoes=tuple(out_reads), unreadable=tuple(out_refusals))
