@@ -15,9 +15,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from table.reads import Die, TableRead, Unreadable
+from vision.weights import one_thread_session
 
 MODELS = Path(__file__).resolve().parent / "models"
 CONFIG = MODELS / "dice_net.json"
@@ -33,14 +33,8 @@ class _Nets:
         cfg = json.loads(Path(config_path).read_text())
         self.cfg = cfg
         base = self.base = Path(config_path).parent
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        opts.log_severity_level = 3
-        prov = ["CPUExecutionProvider"]
-        self.det = ort.InferenceSession(str(base / cfg["detector"]["file"]), opts, providers=prov)
-        self.face = ort.InferenceSession(str(base / cfg["face"]["file"]), opts, providers=prov)
+        self.det = one_thread_session(base / cfg["detector"]["file"])
+        self.face = one_thread_session(base / cfg["face"]["file"])
         self.det_in = self.det.get_inputs()[0].name
         self.face_in = self.face.get_inputs()[0].name
 

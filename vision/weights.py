@@ -68,7 +68,9 @@ _lock = threading.Lock()
 _networks: dict[tuple[str, int, int], Network] = {}
 
 
-def _session(path: Path) -> Any:
+def one_thread_session(path: str | Path) -> Any:
+    """An onnxruntime session for the ONNX file at `path`, run on one CPU thread,
+    sequentially, warnings not printed: how every network at the table runs."""
     import onnxruntime as ort  # here: importing a reader's module should not start onnxruntime
 
     opts = ort.SessionOptions()
@@ -76,8 +78,12 @@ def _session(path: Path) -> Any:
     opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     opts.log_severity_level = 3
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def _session(path: Path) -> Any:
     try:
-        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        return one_thread_session(path)
     except Exception as err:  # onnxruntime's own errors (InvalidProtobuf, Fail...) share no base but Exception
         raise ValueError(str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__) from err
 
