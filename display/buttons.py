@@ -50,6 +50,16 @@ def button_for_event(event: pygame.event.Event, size: tuple[int, int]) -> str | 
     return None
 
 
+def tap_point(event: pygame.event.Event, size: tuple[int, int]) -> tuple[float, float] | None:
+    """Where on the screen a tap or click landed, or None for any other event (and for
+    the mouse click SDL makes of a tap, which the tap itself already gave)."""
+    if event.type == pygame.MOUSEBUTTONDOWN and not getattr(event, "touch", False):
+        return event.pos
+    if event.type == pygame.FINGERDOWN:
+        return event.x * size[0], event.y * size[1]
+    return None
+
+
 def draw_buttons(canvas: Canvas, prompt: Prompt) -> None:
     """A button with nothing to do now is dimmed AND says so ("-"), not colour alone."""
     rects = button_rects((canvas.width, canvas.height))

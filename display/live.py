@@ -16,13 +16,17 @@ A typical loop, once per camera frame:
 from __future__ import annotations
 
 import time
+from collections import deque
 
 import numpy as np
 import pygame
 
-from display.buttons import button_for_event
+from display.buttons import button_for_event, tap_point
 from display.render import draw_view
+from display.teach import CheckLayout, CheckScreen, draw_check, target_at
 from table.view import TableView
+
+SCREEN_TAP = "screen"  # a tap off the buttons on a table screen (the check screen names what it touched)
 
 
 class Display:
@@ -38,6 +42,8 @@ class Display:
         pygame.key.start_text_input()
         self._scene: tuple[str, str, int] | None = None
         self._scene_start = time.monotonic()
+        self._check: CheckLayout | None = None  # where the check screen on show put its dice and targets
+        self._touched: deque[str] = deque(maxlen=16)  # taps off the buttons; nobody may ask for them
 
     def show(self, view: TableView, frame: np.ndarray | None = None) -> None:
         """Draw one frame and flip. Animations restart whenever the screen kind,
@@ -47,6 +53,14 @@ class Display:
         if scene != self._scene:
             self._scene, self._scene_start = scene, now
         draw_view(self.surface, view, frame, now - self._scene_start)
+        self._check = None
+        pygame.display.flip()
+        self._gather()
+
+    def show_check(self, screen: CheckScreen, frame: np.ndarray | None = None) -> None:
+        """Draw the screen that confirms or corrects a read's dice (display.teach) and flip;
+        taps on it are then said as what they touched (`touched`)."""
+        self._check, _ = draw_check(self.surface, screen, frame)
         pygame.display.flip()
         self._gather()
 
@@ -55,6 +69,15 @@ class Display:
         self._gather()
         pressed, self._pressed = self._pressed, []
         return pressed
+
+    def touched(self) -> list[str]:
+        """Taps off the two buttons since the last call, oldest first: on the check screen
+        what each touched ("die:N" from 0, or a target's word such as "keep"), elsewhere
+        "screen"."""
+        self._gather()
+        touched = list(self._touched)
+        self._touched.clear()
+        return touched
 
     def typed(self) -> list[str]:
         """Entries finished with Enter since the last call ("QS", "3 7", "2-5")."""
@@ -90,3 +113,9 @@ class Display:
             name = button_for_event(event, self.size)
             if name is not None:
                 self._pressed.append(name)
+                continue
+            point = tap_point(event, self.size)
+            if point is not None:
+                target = SCREEN_TAP if self._check is None else target_at(self._check, point)
+                if target is not None:
+                    self._touched.append(target)

@@ -13,13 +13,28 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from hardware.frames import CameraLost, Frame, FrameSource
 from table.advisor import Advice, advise
-from table.driver import Driver, Motion, SettledRead, Typed, check_driver, deal, lit_leds, motion, press, start, step
+from table.driver import (
+    CONFIRM,
+    NEXT,
+    SHAKE,
+    Driver,
+    Motion,
+    SettledRead,
+    Typed,
+    check_driver,
+    deal,
+    lit_leds,
+    motion,
+    press,
+    start,
+    step,
+)
 from table.errors import TableError
 from table.games import game
 from table.ledger import Ledger
@@ -29,9 +44,14 @@ from table.serial import CorruptRecord
 from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
 from table.views import build_view
 from tabletop21.recording import SessionWriter
+from tabletop21.rollcheck import RollCheck
 from tabletop21.settings import LED_NAMES
 from tabletop21.store import BankrollStore, OpenRound, StoreError
+from tabletop21.teaching import Correction, Corrections, read_kind
 from vision.image_io import NotAnImage
+
+if TYPE_CHECKING:
+    from display.teach import CheckScreen
 
 
 def reader_kinds(game_id: str, typed_kinds: tuple[PieceKind, ...]) -> tuple[str, ...]:
@@ -97,7 +117,7 @@ class Appliance:
                  read: Callable[[np.ndarray], TableRead] | None,
                  store: BankrollStore | None = None, recorder: Recorder | None = None,
                  controls: Controls | None = None, advisor: bool = False, notice: str = "",
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, corrections: Corrections | None = None) -> None:
         self.table = table
         self.source = source
         self.settle = settle
@@ -110,19 +130,28 @@ class Appliance:
         self.clock = 0.0  # the latest frame's time, for screens that take turns
         self._advice: tuple[Any, Advice] | None = None  # worked out once per decision
         self.notice = notice  # what became of a round left open, shown until the table moves on
+        # A round's dice (or d10s) said to be read wrong on its results screen are kept for
+        # teaching here; None: the results screen offers no correction (replays, demos).
+        self.corrections = corrections
+        self.correction: Correction | None = None  # the correction on screen now
+        self._read_image: tuple[int, np.ndarray] | None = None  # the round and picture of the last read
         if recorder and notice:
             recorder.log("note", notice)
         for seat in table.driver.seats:
             table.history.setdefault(seat, [table.ledger.balance(seat)])
 
-    def tick(self, presses: Sequence[str] = (), typed: Sequence[str] = ()) -> tuple[TableView, np.ndarray | None]:
-        """One frame of the loop; returns what the display should show now.
+    def tick(self, presses: Sequence[str] = (), typed: Sequence[str] = (),
+             touched: Sequence[str] = ()) -> tuple[TableView, np.ndarray | None]:
+        """One frame of the loop; returns what the display should show now (while
+        `correction` is set, the display shows that instead: `correction_screen`).
 
         While the camera is lost the screen shows that, not the round, so buttons and
         typed entries are dropped, not fed: a SHAKE dealt a round, and a hold confirmed
-        a choice, that nobody could see."""
-        people: list[Any] = [press(name) for name in [*(self.controls.poll() if self.controls else []), *presses]]
-        people += [Typed(text) for text in typed]
+        a choice, that nobody could see. `touched` are taps off the screen's buttons
+        (display.Display.touched): on the results screen one opens the correction, as
+        holding NEXT does."""
+        names = [*(self.controls.poll() if self.controls else []), *presses]
+        typed = list(typed)
         camera: list[Any] = []
         image = None
         if self.source is None or self.settle is None or self.read is None:
@@ -139,6 +168,9 @@ class Appliance:
                 self.table.camera_error = ""
             except NotAnImage as err:  # e.g. a webcam giving another size than the calibration's
                 self.table.camera_error = f"the camera's picture cannot be read: {err}"
+        if self.correction is not None or (self._correctable() and not self.table.camera_error):
+            names, typed = self._correcting(names, typed, touched)
+        people: list[Any] = [press(name) for name in names] + [Typed(text) for text in typed]
         for event in ([] if self.table.camera_error else people) + camera:
             self.feed(event)
             while self.table.driver.phase == "dealing":  # recorded as an input: a replay deals the same
@@ -165,6 +197,8 @@ class Appliance:
             image = self.recorder.save_frame(frame) if isinstance(self.recorder, SessionWriter) else frame.image
             read = self.read(image)
             self.table.read_frame = (frame.index, (frame.image.shape[1], frame.image.shape[0]))
+            if self.corrections is not None:  # kept for a correction from the results screen
+                self._read_image = (self.table.driver.round_no, image)
             events.append(SettledRead(read))
         return events
 
@@ -212,6 +246,99 @@ class Appliance:
         if self.recorder:
             self.recorder.log("settlement", settlement)
 
+    # --- a round's read corrected from its results screen, for teaching ---------------------------------------
+
+    def _correctable(self) -> bool:
+        """The round is over, its last read was of dice or d10s and its picture is kept."""
+        driver, read = self.table.driver, self.table.read
+        return (self.corrections is not None and self.correction is None and driver.phase == "results"
+                and read is not None and self._read_image is not None
+                and self._read_image[0] == driver.round_no and read_kind(read) is not None)
+
+    def _correcting(self, names: list[str], typed: list[str],
+                    touched: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The buttons, taps and typed words the correction takes (holding NEXT, or a
+        tap, on the results screen opens it); returns those left for the driver. Once
+        one is left to the driver (NEXT: the next round), so are all after it."""
+        for word in touched:
+            if self.correction is not None:
+                self._touch_correction(word)
+            elif word == "screen" and self._correctable():
+                self._open_correction()
+        rest: list[str] = []
+        for name in names:
+            if rest:
+                rest.append(name)
+            elif self.correction is not None:
+                self._press_correction(name)
+            elif name == CONFIRM and self._correctable():
+                self._open_correction()
+            else:
+                rest.append(name)
+        if self.correction is None:
+            return rest, typed
+        for text in typed:
+            if self.correction is not None:
+                word = text.strip().lower()
+                if word in ("k", "keep", "s", "skip"):
+                    self._touch_correction("keep" if word.startswith("k") else "skip")
+                else:
+                    self._set_check(self.correction.check.typed(text))
+        return rest, []
+
+    def _open_correction(self) -> None:
+        read, kept = self.table.read, self._read_image
+        assert read is not None and kept is not None
+        kind = read_kind(read)
+        assert kind is not None
+        self.correction = Correction(RollCheck.of_read(kind, read), kept[1], kept[0])
+
+    def _set_check(self, check: RollCheck) -> None:
+        assert self.correction is not None
+        self.correction = replace(self.correction, check=check)
+
+    def _press_correction(self, name: str) -> None:
+        assert self.correction is not None
+        check = self.correction.check
+        if name == SHAKE:
+            self._set_check(check.cycle())
+        elif name == NEXT:
+            self._set_check(check.next())
+        elif name == CONFIRM:
+            self._keep_correction()
+
+    def _touch_correction(self, word: str) -> None:
+        assert self.correction is not None
+        if word.startswith("die:") and word[4:].isdigit():
+            self._set_check(self.correction.check.tap(int(word[4:])))
+        elif word == "keep":
+            self._keep_correction()
+        elif word == "skip":
+            self.correction = None
+
+    def _keep_correction(self) -> None:
+        assert self.correction is not None and self.corrections is not None
+        check, values = self.correction.check.confirm()
+        self._set_check(check)
+        if values is None:
+            return
+        try:
+            folder, name = self.corrections.keep(self.correction, values)
+        except TableError as err:
+            self._set_check(replace(check, message=str(err)))
+            return
+        self.correction = None
+        self._read_image = None  # kept once: the results screen offers it no more
+        self.notice = f"Kept for teaching in {folder}; the round stays as settled"
+        if self.recorder:
+            self.recorder.log("note", f"the last read of round {self.table.driver.round_no} was kept for teaching "
+                                      f"as {folder / 'images' / name}")
+
+    def correction_screen(self) -> CheckScreen:
+        """What the display shows while a correction is open (display.teach.CheckScreen)."""
+        assert self.correction is not None and self.corrections is not None
+        return self.corrections.screen(self.correction)
+
     def view(self) -> TableView:
         table = self.table
         leds = () if self.controls else tuple(led for led in LED_NAMES if led in self.lit())
@@ -229,7 +356,12 @@ class Appliance:
         stats = Stats(table.driver.round_no, tuple(SeatHistory(s, tuple(h)) for s, h in table.history.items()))
         view = build_view(table.driver, table.ledger, camera=camera, stats=stats, advice=self._advice_now(),
                           leds=leds, clock=self.clock)
-        return replace(view, prompt=replace(view.prompt, message=self.notice)) if self.notice else view
+        if self.notice:
+            return replace(view, prompt=replace(view.prompt, message=self.notice))
+        if self._correctable():
+            return replace(view, prompt=replace(view.prompt, message=f"{view.prompt.message}. Read wrong? Hold NEXT "
+                                                                     "or touch the screen to correct it"))
+        return view
 
     def _advice_now(self) -> Advice | None:
         driver = self.table.driver

@@ -4,7 +4,8 @@
 and asks whether it was right. A roll the person confirms or corrects is saved in a
 teaching folder (a labels.json in the `eval` format with the frames in images/), so
 `tabletop21 teach dice FOLDER` learns from it next time: the frame the camera saw, and
-each die's box with the value the person gave."""
+each die's box with the value the person gave. Teaching at the table and a correction
+from a round's results screen (tabletop21.teaching) keep theirs with `keep_example` too."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from table.driver import SettledRead
 from table.errors import TableError
-from table.reads import TableRead
+from table.reads import Box, TableRead
 from tabletop21.recording import SessionReader
 
 TEACH_FOLDER = Path("~/tabletop21/teach-dice")  # where corrections go unless told
@@ -52,49 +53,80 @@ def dice_rolls(session: SessionReader) -> Iterator[Roll]:
                        tuple(value for _, value in places))
 
 
-def parse_values(text: str, count: int) -> tuple[int | None, ...]:
-    """What a person typed for `count` dice: a value 1-6 or x (no die there) for each,
-    in the order shown. Raises TableError in words."""
+# The values each kind of die shows, as a labels.json gives them ("dice": d6, "d10").
+FACES = {"dice": (1, 2, 3, 4, 5, 6), "d10": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)}
+PIECE_WORDS = {"dice": "a die shows 1 to 6", "d10": "a d10 shows 0 to 9"}
+
+
+def parse_values(text: str, count: int, kind: str = "dice") -> tuple[int | None, ...]:
+    """What a person typed for `count` dice: a value (1-6 for a d6, 0-9 for a d10) or
+    x (no die there) for each, in the order shown. Raises TableError in words."""
+    faces = FACES[kind]
     words = text.replace(",", " ").split()
     if len(words) != count:
-        raise TableError(f"type {count} value{'s' if count > 1 else ''} (1 to 6, or x where no die is), "
-                         f"one for each die in the order shown; {len(words)} typed")
+        raise TableError(f"type {count} value{'s' if count > 1 else ''} ({faces[0]} to {faces[-1]}, or x where no "
+                         f"die is), one for each die in the order shown; {len(words)} typed")
     values: list[int | None] = []
     for word in words:
         if word.lower() == "x":
             values.append(None)
-        elif word in ("1", "2", "3", "4", "5", "6"):
+        elif word in {str(face) for face in faces}:
             values.append(int(word))
         else:
-            raise TableError(f"{word!r} is no die's value: a die shows 1 to 6 (x: no die there)")
+            raise TableError(f"{word!r} is no die's value: {PIECE_WORDS[kind]} (x: no die there)")
     return tuple(values)
+
+
+def keep_example(folder: Path, name: str, write: Callable[[Path], object], boxes: tuple[Box, ...],
+                 values: tuple[int | None, ...], kind: str = "dice",
+                 fix: str = "give another folder with --into") -> str:
+    """A photo and its dice, as the person said they were, added to the teaching folder
+    (a labels.json in the `eval` format, the photos in images/) under `name`: `write`
+    puts the photo at the path it is given. A value of None is no die there, and is left
+    out. labels.json is read (and refused in words) before anything is written, and
+    written whole beside itself and put in place; `fix` says what to do when the folder
+    cannot hold it."""
+    if kind not in FACES:
+        raise TableError(f"only {' and '.join(FACES)} are kept for teaching, not {kind}")
+    if len(boxes) != len(values):
+        raise TableError(f"{len(values)} values for {len(boxes)} dice: give one value for each die")
+    for value in values:
+        if value is not None and (isinstance(value, bool) or value not in FACES[kind]):
+            raise TableError(f"{value!r} is no die's value: {PIECE_WORDS[kind]}; nothing was kept")
+    images = folder / "images"
+    labels_path = folder / "labels.json"
+    try:
+        labels = json.loads(labels_path.read_text()) if labels_path.is_file() else {}
+        if not isinstance(labels, dict):
+            raise TableError(f"{labels_path}: not a labels.json of photos; {fix}")
+        images.mkdir(parents=True, exist_ok=True)
+        write(images / name)
+        labels[name] = {kind: [{"value": value, "box": list(box)}
+                               for box, value in zip(boxes, values) if value is not None]}
+        part = labels_path.with_name("labels.json.part")
+        part.write_text(json.dumps(labels, indent=1) + "\n")
+        os.replace(part, labels_path)
+    except TableError:
+        raise
+    except OSError as err:
+        raise TableError(f"{folder}: the correction could not be saved ({err.strerror or err})") from None
+    except ValueError:  # json's own error: the file is there but is no JSON
+        raise TableError(f"{labels_path}: not a labels.json (not JSON); {fix}") from None
+    return name
 
 
 def save_example(folder: Path, session: SessionReader, roll: Roll, values: tuple[int | None, ...]) -> str:
     """The roll's frame and its dice, as the person said they were, added to the teaching
-    folder; labels.json is written whole beside itself and put in place."""
-    name = f"{session.folder.name}-{Path(roll.frame).stem}.jpg"
-    images = folder / "images"
-    labels_path = folder / "labels.json"
+    folder (`keep_example`)."""
     try:
-        images.mkdir(parents=True, exist_ok=True)
-        labels = json.loads(labels_path.read_text()) if labels_path.is_file() else {}
-        if not isinstance(labels, dict):
-            raise TableError(f"{labels_path}: not a labels.json of photos; give another folder with --into")
         source = (session.folder / roll.frame).resolve()
-        if session.folder.resolve() not in source.parents or not source.is_file():
-            raise TableError(f"{session.folder}: the frame {roll.frame} is not in the session")
-        shutil.copyfile(source, images / name)
-        labels[name] = {"dice": [{"value": value, "box": list(box)}
-                                 for box, value in zip(roll.boxes, values) if value is not None]}
-        part = labels_path.with_name("labels.json.part")
-        part.write_text(json.dumps(labels, indent=1) + "\n")
-        os.replace(part, labels_path)
-    except OSError as err:
-        raise TableError(f"{folder}: the correction could not be saved ({err.strerror or err})") from None
-    except ValueError:
-        raise TableError(f"{labels_path}: not a labels.json (not JSON); give another folder with --into") from None
-    return name
+        inside = session.folder.resolve() in source.parents and source.is_file()
+    except (OSError, RuntimeError):  # a link that loops
+        inside = False
+    if not inside:
+        raise TableError(f"{session.folder}: the frame {roll.frame} is not in the session")
+    return keep_example(folder, f"{session.folder.name}-{Path(roll.frame).stem}.jpg",
+                        lambda path: shutil.copyfile(source, path), roll.boxes, values)
 
 
 def correct(session: SessionReader, folder: Path, ask: Callable[[str], str], say: Callable[[str], None]) -> int:

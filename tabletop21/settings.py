@@ -5,8 +5,10 @@ wrong one is explained field by field instead of failing somewhere later."""
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field, fields, replace
@@ -93,6 +95,16 @@ class DisplayConfig:
     advisor: bool = False  # show each choice's expected value while a seat decides
 
 
+MOST_TEACHING_ROLLS = 200  # the most photos `teach` takes from a folder (tabletop21.taught.MOST_PHOTOS)
+
+
+@dataclass(frozen=True)
+class TeachConfig:
+    """Teaching the table your dice at the table (`tabletop21 teach dice` without a folder)."""
+
+    rolls: int = 15  # rolls kept before it teaches (holding NEXT teaches sooner)
+
+
 @dataclass(frozen=True)
 class ApplianceConfig:
     table: TableConfig = TableConfig()
@@ -100,6 +112,7 @@ class ApplianceConfig:
     gpio: GpioConfig = GpioConfig()
     input: InputConfig = InputConfig()
     display: DisplayConfig = DisplayConfig()
+    teach: TeachConfig = TeachConfig()
     rules: dict[str, Any] = field(default_factory=dict)  # house rules by name, as `play --rule` takes them
     # The game's Settings with those house rules, read once as the file loads: what the
     # round driver deals under and the screen's pay table shows (None: not loaded yet).
@@ -283,4 +296,63 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
     for key in fields(InputConfig):
         if getattr(config.input, key.name) not in ("typed", "camera", "dealt"):
             raise ConfigError(f"[input] {key.name} must be \"camera\", \"typed\" or \"dealt\"")
+    if not 1 <= config.teach.rolls <= MOST_TEACHING_ROLLS:
+        raise ConfigError(f"[teach] rolls = {config.teach.rolls}: the rolls to keep before teaching, 1 to "
+                          f"{MOST_TEACHING_ROLLS} (15-20 are enough)")
     return config
+
+
+TABLE_HEADER = re.compile(r"^[ \t]*\[[ \t]*table[ \t]*\][ \t]*(#.*)?$")
+ANY_HEADER = re.compile(r"^[ \t]*\[")
+TAUGHT_LINE = re.compile(r"^[ \t]*taught[ \t]*=")
+
+
+def set_taught(path: str | Path | None, taught: str | Path, check_only: bool = False) -> Path:
+    """`[table] taught = TAUGHT` written into the settings file at `path` (None: the
+    default place, made if it is not there), every other line left as it was; the file
+    is written whole beside itself and put in place, and read back. A file whose
+    `[table]` this cannot edit safely (not valid TOML, the setting written another way)
+    is left unchanged and refused in words. Returns the file written (with
+    `check_only`, the file it would write, refused as it would be, writing nothing)."""
+    target = DEFAULT_SETTINGS.expanduser() if path is None else Path(path)
+    value = str(taught)
+    if "\n" in value or "\r" in value:
+        raise ConfigError(f"{value!r}: a taught-reader file name holds no line break")
+    line = f"taught = {json.dumps(value, ensure_ascii=False)}"  # a JSON string is a TOML basic string
+    try:
+        text = target.read_text(encoding="utf-8") if target.is_file() else ""
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{target}: cannot read the settings file ({getattr(err, 'strerror', None) or err})") \
+            from None
+    if text:
+        load_config(target)  # a file `run` refuses is not edited: it says what to fix first
+    lines = text.splitlines()
+    start = next((n for n, row in enumerate(lines) if TABLE_HEADER.match(row)), None)
+    if start is None:
+        lines += ["", "[table]", line] if lines else ["[table]", line]
+    else:
+        end = next((n for n in range(start + 1, len(lines)) if ANY_HEADER.match(lines[n])), len(lines))
+        at = next((n for n in range(start + 1, end) if TAUGHT_LINE.match(lines[n])), None)
+        if at is None:
+            lines.insert(start + 1, line)
+        else:
+            lines[at] = line
+    edited = "\n".join(lines) + "\n"
+    part = target.with_name(target.name + ".part")
+    try:
+        written = tomllib.loads(edited).get("table", {}).get("taught")
+    except tomllib.TOMLDecodeError:
+        written = None
+    if written != value:  # the setting was written another way (a dotted key, a string of many lines)
+        raise ConfigError(f"{target}: [table] taught could not be set here; set it by hand: [table] {line}")
+    if check_only:
+        return target
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        part.write_text(edited, encoding="utf-8")
+        os.replace(part, target)
+    except OSError as err:
+        part.unlink(missing_ok=True)
+        raise ConfigError(f"{target}: the settings file could not be written ({err.strerror or err}); set it by "
+                          f"hand: [table] {line}") from None
+    return target

@@ -57,9 +57,9 @@ def run(args) -> int:
     path, said = find_settings(args.config)
     config = load_config(path)
     print(said)
-    calibration = _calibration(config)  # opens nothing: a bad file starts nothing
+    calibration = settings_calibration(config)  # opens nothing: a bad file starts nothing
     taught = _taught(config)
-    display = _open_display(config, args.fullscreen)  # first to open: if it fails, nothing else was opened
+    display = open_display(config, args.fullscreen)  # first to open: if it fails, nothing else was opened
     with ExitStack() as opened:  # closed in reverse, whatever ends the run
         opened.callback(display.close)
         return _run(args, config, calibration, taught, display, opened)
@@ -79,7 +79,7 @@ def _taught(config):
         raise TableError(f"{err} (fix [table] taught in the settings, or empty it for the shipped reader)") from None
 
 
-def _open_display(config, fullscreen: bool):
+def open_display(config, fullscreen: bool):
     import pygame
 
     from display import Display
@@ -109,6 +109,7 @@ def _run(args, config, calibration, taught, display, opened: ExitStack) -> int:
         prune_sessions,
     )
     from tabletop21.store import BankrollStore
+    from tabletop21.teaching import Corrections
     from vision.settle import SettleDetector
 
     game, seats = config.table.game, config.table.seats
@@ -160,7 +161,7 @@ def _run(args, config, calibration, taught, display, opened: ExitStack) -> int:
     appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(calibration),
                           table_reader(kinds, calibration, taught[0] if taught else None), store=store, recorder=recorder,
                           controls=controls, advisor=config.display.advisor,
-                          notice=" ".join([*store.notices, reopened.notice]).strip())
+                          notice=" ".join([*store.notices, reopened.notice]).strip(), corrections=Corrections())
     lines = typed_lines()
     print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc on the display (or Ctrl+C) quits.")
     timings = {"table (camera, settle, read, rules)": LoopTimes(), "display": LoopTimes()}
@@ -173,11 +174,15 @@ def _run(args, config, calibration, taught, display, opened: ExitStack) -> int:
             while not lines.empty():
                 entries.append(lines.get())
             ticked = time.perf_counter()
-            view, image = appliance.tick(presses=[p for p in presses if p != QUIT], typed=entries)
+            view, image = appliance.tick(presses=[p for p in presses if p != QUIT], typed=entries,
+                                         touched=display.touched())
             drawn = time.perf_counter()
-            if display.typing:
-                view = replace(view, prompt=replace(view.prompt, message=f"Typed: {display.typing}_  (Enter to give it)"))
-            display.show(view, image)
+            typing = f"Typed: {display.typing}_  (Enter to give it)" if display.typing else ""
+            if appliance.correction is not None:  # a round's dice said to be read wrong, on its results screen
+                screen = appliance.correction_screen()
+                display.show_check(replace(screen, message=typing) if typing else screen, appliance.correction.image)
+            else:
+                display.show(replace(view, prompt=replace(view.prompt, message=typing)) if typing else view, image)
             timings["table (camera, settle, read, rules)"].add(drawn - ticked)
             timings["display"].add(time.perf_counter() - drawn)
             if image is None:
@@ -284,7 +289,7 @@ def _drop_if_unrecorded(folder: Path, made: list[Path]) -> None:
             path.rmdir()
 
 
-def _calibration(config):
+def settings_calibration(config):
     """The calibration the settings name, or the reason in one line: a table started
     on a bad one failed at its first read, and on one made for another camera size it
     refused every frame."""

@@ -1,5 +1,6 @@
 """`tabletop21 teach KIND DIR -o FILE`: teach a reader the owner's own pieces from labelled
-photos; `--forget FILE` goes back to the shipped reader."""
+photos; without DIR, at the table with its camera, screen and buttons
+(tabletop21.teaching); `--forget FILE` goes back to the shipped reader."""
 
 from __future__ import annotations
 
@@ -17,11 +18,16 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("teach", help="teach a reader your own dice or d10s from labelled photos")
     parser.add_argument("kind", choices=ALL_KINDS, metavar="KIND", help=f"what to teach: {', '.join(ALL_KINDS)}")
     parser.add_argument("directory", nargs="?", metavar="DIR",
-                        help="photos with a labels.json in the `eval` format (15-20 photos of your pieces)")
+                        help="photos with a labels.json in the `eval` format (15-20 photos of your pieces); without "
+                             "it, teach at the table: roll, and confirm or correct each die on the screen")
     parser.add_argument("-o", "--out", metavar="FILE",
                         help="the taught-reader file to write (default: the settings' [table] taught)")
     parser.add_argument("--config", default=None,
                         help="settings file (TOML); default $TABLETOP21_CONFIG, else ~/tabletop21/table.toml")
+    parser.add_argument("--into", metavar="DIR",
+                        help="at the table: the teaching folder each roll kept goes into (default "
+                             "~/tabletop21/teach-dice, or teach-d10)")
+    parser.add_argument("--fullscreen", action="store_true", help="at the table: fill the screen (kiosk mode)")
     parser.add_argument("--forget", metavar="FILE", help="remove this taught-reader file: the shipped reader reads again")
     parser.set_defaults(run=run)
 
@@ -44,9 +50,17 @@ def run(args) -> int:
         raise TableError(f"only {' and '.join(KINDS)} can be taught today; {args.kind} is read by the shipped "
                          "reader alone")
     if not args.directory:
-        raise TableError("teaching at the table from the camera is not built yet: take 15-20 photos of your "
-                         f"{args.kind}, label them in a labels.json (the `eval` format) and run "
-                         f"`tabletop21 teach {args.kind} DIR -o FILE`")
+        from tabletop21.teaching import run_at_table, teaching_at_table
+
+        with teaching_at_table(args.kind, args.config, out=args.out, into=args.into,
+                               fullscreen=args.fullscreen) as opened:
+            print(f"tabletop21: teaching the table your {args.kind} at the table: the screen says what to do; the "
+                  f"rolls kept go into {opened.teacher.folder}, the taught reader into {opened.out}. Esc (or "
+                  "Ctrl+C) stops; the rolls kept stay.")
+            return run_at_table(opened)
+    if args.into:
+        raise TableError("--into names the folder rolls kept at the table go into; to teach from a folder, give it "
+                         "as DIR")
     if not args.out:
         from tabletop21.settings import find_settings, load_config
 

@@ -1,0 +1,230 @@
+"""The screen on which the owner confirms or corrects what the camera read: teaching
+the table their dice (`tabletop21 teach dice` at the table) and correcting a round
+from its results screen.
+
+It is given plain data (`CheckScreen`: the boxes in the frame's pixels, the value to
+show on each, which one is selected, the words for the buttons) and the frame as an
+array; it knows nothing of what a roll check is. Each die's value stands over its box,
+a die not read is dashed with "?", one said to be no die is crossed out, and the
+selected die has a thick gold frame and an arrow: shape as well as colour. Touch
+targets (each die, and the words in the side panel) are returned by `draw_check`, so
+a tap is turned into what it touched (`target_at`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pygame
+
+from display import theme
+from display.buttons import draw_buttons
+from display.camera import _dashed_rect, fit_frame, frame_surface
+from display.canvas import Canvas, TextBox
+from display.panels import background, panel, regions, split_rows
+from table.view import Prompt
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class CheckScreen:
+    title: str  # "TEACH YOUR DICE - ROLL 3 OF 15"
+    message: str  # what to do now, or what could not be done
+    boxes: tuple[Box, ...] = ()  # in the frame's own pixels
+    labels: tuple[str, ...] = ()  # shown over each box: "4", "?", "no die"
+    unread: tuple[bool, ...] = ()  # the camera could not read it (dashed)
+    absent: tuple[bool, ...] = ()  # said to be no die (crossed out)
+    changed: tuple[bool, ...] = ()  # given another value than the camera read (marked *)
+    selected: int | None = None
+    frame_size: tuple[int, int] | None = None  # (width, height) the boxes are in; None: the frame's own
+    shake: str = ""  # what SHAKE does now ("" dims it)
+    next: str = ""  # what NEXT does now
+    targets: tuple[tuple[str, str], ...] = ()  # touch targets in the side panel: (word, label)
+    side: str = ""  # the side panel's longer words (how the buttons work)
+
+
+@dataclass(frozen=True)
+class CheckLayout:
+    """Where `draw_check` put what a tap can touch, in screen pixels."""
+
+    dice: tuple[tuple[int, int, int, int], ...]
+    targets: tuple[tuple[str, tuple[int, int, int, int]], ...]
+
+
+def target_at(layout: CheckLayout, point: tuple[float, float]) -> str | None:
+    """What a tap at `point` touched: "die:N" (N from 0), a side-panel target's word, or
+    None. Of dice whose boxes hold the point, the one whose centre is nearest."""
+    for word, rect in layout.targets:
+        if pygame.Rect(rect).collidepoint(point):
+            return word
+    hits = [(math.hypot(point[0] - (x + w / 2), point[1] - (y + h / 2)), n)
+            for n, (x, y, w, h) in enumerate(layout.dice) if pygame.Rect(x, y, w, h).inflate(8, 8).collidepoint(point)]
+    return f"die:{min(hits)[1]}" if hits else None
+
+
+def draw_check(surface: pygame.Surface, screen: CheckScreen, frame: np.ndarray | None) -> tuple[CheckLayout, list[TextBox]]:
+    """The whole check screen onto `surface`; returns the touch layout and the text boxes drawn."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    canvas = Canvas(surface)
+    areas = regions(surface.get_size())
+    canvas.surface.blit(background((canvas.width, canvas.height)), (0, 0))
+    header = areas["header"]
+    pygame.draw.rect(canvas.surface, theme.FELT_EDGE, header)
+    rule = max(2, canvas.px(0.006))
+    pygame.draw.rect(canvas.surface, theme.GOLD, (0, header.bottom - rule, header.w, rule))
+    canvas.text(screen.title, header.inflate(-2 * canvas.px(0.03), -canvas.px(0.02)), theme.HEADING, theme.GOLD)
+    body = areas["body"]
+    gap = canvas.px(0.02)
+    picture = pygame.Rect(body.left, body.top, body.w * 62 // 100, body.h)
+    dice = _picture(canvas, screen, frame, picture)
+    side = pygame.Rect(picture.right + gap, body.top, body.right - picture.right - gap, body.h)
+    targets = _side(canvas, screen, side)
+    canvas.text(screen.message, areas["message"], theme.BODY, theme.WHITE, align="center")
+    draw_buttons(canvas, Prompt(shake=screen.shake, next=screen.next))
+    return CheckLayout(dice, targets), canvas.texts
+
+
+def view_region(boxes: tuple[Box, ...], frame_size: tuple[int, int], aspect: float) -> tuple[int, int, int, int]:
+    """The part of the frame shown, (x, y, w, h): the dice with a margin of two dice
+    round them, widened to the picture's aspect, at least a third of the frame a side
+    and never outside it; the whole frame when no die has a place."""
+    width, height = frame_size
+    places = [box for box in boxes if all(math.isfinite(side) for side in box) and box[2] > box[0] and box[3] > box[1]]
+    if not places or width <= 0 or height <= 0:
+        return 0, 0, width, height
+    side = max(max(box[2] - box[0], box[3] - box[1]) for box in places)
+    x0 = min(box[0] for box in places) - 2 * side
+    y0 = min(box[1] for box in places) - 2 * side
+    x1 = max(box[2] for box in places) + 2 * side
+    y1 = max(box[3] for box in places) + 2 * side
+    w, h = max(x1 - x0, width / 3), max(y1 - y0, height / 3)
+    if w / h < aspect:
+        w = h * aspect
+    else:
+        h = w / aspect
+    w, h = min(w, width), min(h, height)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    left = min(max(0.0, cx - w / 2), width - w)
+    top = min(max(0.0, cy - h / 2), height - h)
+    return round(left), round(top), max(1, round(w)), max(1, round(h))
+
+
+def _picture(canvas: Canvas, screen: CheckScreen, frame: np.ndarray | None,
+             rect: pygame.Rect) -> tuple[tuple[int, int, int, int], ...]:
+    size = screen.frame_size or ((frame.shape[1], frame.shape[0]) if frame is not None else (4, 3))
+    region = view_region(screen.boxes, size, rect.w / rect.h) if frame is not None else (0, 0, *size)
+    shown = fit_frame(region[2:], rect)
+    if frame is None:
+        pygame.draw.rect(canvas.surface, theme.INK, shown)
+        canvas.text("no camera picture yet", shown.inflate(-shown.w // 5, -shown.h // 2), theme.BODY, theme.MUTED,
+                    align="center", wrap=True)
+    else:
+        fx, fy = frame.shape[1] / size[0], frame.shape[0] / size[1]  # the boxes' pixels to the array's
+        x, y, w, h = region
+        part = frame[round(y * fy):round((y + h) * fy), round(x * fx):round((x + w) * fx)]
+        canvas.surface.blit(frame_surface(part if part.size else frame, shown.size), shown)
+    pygame.draw.rect(canvas.surface, theme.GOLD, shown.inflate(4, 4), width=2)
+    scale = shown.w / region[2] if region[2] > 0 else 0.0
+    outlines: list[pygame.Rect | None] = []
+    for box in screen.boxes:
+        if not all(math.isfinite(side) for side in box) or scale <= 0:
+            outlines.append(None)
+            continue
+        x0, y0, x1, y1 = box
+        outline = pygame.Rect(shown.left + round((x0 - region[0]) * scale), shown.top + round((y0 - region[1]) * scale),
+                              max(2, round((x1 - x0) * scale)), max(2, round((y1 - y0) * scale))).clip(shown)
+        outlines.append(outline if outline.w and outline.h else None)
+    order = [n for n in range(len(outlines)) if n != screen.selected] + \
+        ([screen.selected] if screen.selected is not None and screen.selected < len(outlines) else [])
+    drawn = [(number, place) for number in order if (place := outlines[number]) is not None]
+    for number, place in drawn:  # the selected die last, so its frame and tag are on top
+        _outline(canvas, screen, number, place)
+    tags: list[pygame.Rect] = []
+    others = [place for _, place in drawn]
+    for number, place in drawn:
+        _tag(canvas, screen, number, place, shown, tags, others)
+    return tuple((o.x, o.y, o.w, o.h) if o is not None else (0, 0, 0, 0) for o in outlines)
+
+
+def _flag(values: tuple[bool, ...], number: int) -> bool:
+    return number < len(values) and values[number]
+
+
+def _colour(screen: CheckScreen, number: int) -> tuple[int, int, int]:
+    return theme.MUTED if _flag(screen.absent, number) else theme.READ_BAD if _flag(screen.unread, number) \
+        else theme.READ_OK
+
+
+def _outline(canvas: Canvas, screen: CheckScreen, number: int, outline: pygame.Rect) -> None:
+    colour = _colour(screen, number)
+    thickness = max(2, canvas.px(0.006))
+    if screen.selected == number:
+        pygame.draw.rect(canvas.surface, theme.GOLD, outline.inflate(3 * thickness, 3 * thickness),
+                         width=thickness + 1)
+        tip = (outline.left - 2 * thickness, outline.centery)  # an arrow at the selected die: not colour alone
+        size = max(6, canvas.px(0.03))
+        pygame.draw.polygon(canvas.surface, theme.GOLD,
+                            [tip, (tip[0] - size, tip[1] - size // 2), (tip[0] - size, tip[1] + size // 2)])
+    if _flag(screen.unread, number):
+        _dashed_rect(canvas.surface, colour, outline, thickness, max(4, canvas.px(0.015)))
+    else:
+        pygame.draw.rect(canvas.surface, colour, outline, width=thickness)
+    if _flag(screen.absent, number):
+        pygame.draw.line(canvas.surface, colour, outline.topleft, outline.bottomright, thickness)
+        pygame.draw.line(canvas.surface, colour, outline.topright, outline.bottomleft, thickness)
+
+
+def _tag(canvas: Canvas, screen: CheckScreen, number: int, outline: pygame.Rect, shown: pygame.Rect,
+         tags: list[pygame.Rect], dice: list[pygame.Rect]) -> None:
+    """The die's value over it: above, else below, right or left, at the first spot
+    clear of the tags drawn and of other dice (else of the tags alone, else above)."""
+    label = screen.labels[number] if number < len(screen.labels) else "?"
+    text = f"{label}*" if _flag(screen.changed, number) else label
+    height = canvas.px(0.05)
+    tag = pygame.Rect(0, 0, max(height * 5 // 4, height * (len(text) + 1) * 9 // 20), height)
+    spots = []
+    for where in ("midbottom", "midtop", "midleft", "midright"):
+        spot = tag.copy()
+        setattr(spot, where, {"midbottom": outline.midtop, "midtop": outline.midbottom,
+                              "midleft": outline.midright, "midright": outline.midleft}[where])
+        spot.clamp_ip(shown)
+        spots.append(spot)
+    others = [die for die in dice if die != outline]
+    spot = next((s for s in spots if s.collidelist(tags) == -1 and s.collidelist(others) == -1),
+                next((s for s in spots if s.collidelist(tags) == -1), spots[0]))
+    tags.append(spot)
+    selected = screen.selected == number
+    pygame.draw.rect(canvas.surface, theme.GOLD if selected else _colour(screen, number), spot,
+                     border_radius=spot.h // 4)
+    if selected:
+        pygame.draw.rect(canvas.surface, theme.INK, spot, width=2, border_radius=spot.h // 4)
+    canvas.text(text, spot.inflate(-spot.h // 5, -spot.h // 8), 1.0, theme.INK, align="center", min_size=0.0)
+
+
+def _side(canvas: Canvas, screen: CheckScreen, side: pygame.Rect) -> tuple[tuple[str, tuple[int, int, int, int]], ...]:
+    inner = panel(canvas, side)
+    count = len(screen.targets)
+    words, buttons = split_rows(inner, (1.0, 0.42 * count)) if count else (inner, pygame.Rect(inner.bottomleft, (0, 0)))
+    canvas.text(screen.side, words, theme.SMALL, theme.WHITE, wrap=True, valign="top")
+    placed = []
+    if count:
+        gap = canvas.px(0.015)
+        height = (buttons.h - gap * (count - 1)) // count
+        for index, (word, label) in enumerate(screen.targets):
+            rect = pygame.Rect(buttons.left, buttons.top + index * (height + gap), buttons.w, height)
+            pygame.draw.rect(canvas.surface, theme.BUTTON, rect, border_radius=rect.h // 4)
+            pygame.draw.rect(canvas.surface, theme.BUTTON_EDGE, rect, width=max(2, rect.h // 16),
+                             border_radius=rect.h // 4)
+            canvas.text(label, rect.inflate(-rect.h // 3, -rect.h // 4), theme.BODY, theme.GOLD, align="center")
+            placed.append((word, (rect.x, rect.y, rect.w, rect.h)))
+    return tuple(placed)
+
+
+def render_check(screen: CheckScreen, size: tuple[int, int], frame: np.ndarray | None = None) -> pygame.Surface:
+    """The check screen drawn off screen (screenshots, tests)."""
+    surface = pygame.Surface(size)
+    draw_check(surface, screen, frame)
+    return surface

@@ -1,0 +1,586 @@
+"""Teaching the table your dice at the table, and keeping the corrections made on a
+round's results screen.
+
+`tabletop21 teach dice` (or `d10`) without a folder runs `TableTeaching` with the
+appliance's own camera, display and buttons: the owner rolls, the table takes a
+settled picture and reads it, the owner confirms or corrects each die (a
+tabletop21.rollcheck.RollCheck), and each roll kept goes into the teaching folder as
+`replay --correct` keeps one (tabletop21.corrections.keep_example). Once enough rolls
+are kept (`[teach] rolls`), or the owner holds NEXT between rolls, the reader is taught
+from the folder (tabletop21.taught.teach_folder), the taught file written and named in
+the settings' `[table] taught`, so `run` reads with it from its next start.
+
+`Corrections` is where the appliance keeps a round corrected from its results screen
+(tabletop21.appliance)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import cv2
+import numpy as np
+
+from hardware.frames import CameraLost, FrameSource
+from table.driver import CONFIRM, NEXT, SHAKE
+from table.errors import TableError
+from table.reads import Box, TableRead
+from tabletop21.corrections import FACES, keep_example
+from tabletop21.rollcheck import NO_DIE, UNREAD, RollCheck
+from vision.image_io import NotAnImage
+
+if TYPE_CHECKING:
+    from display.live import Display
+    from display.teach import CheckScreen
+
+# Where the examples of each kind are kept unless told (`replay --correct` keeps dice
+# in the same folder), and where a taught file is written when the settings name none.
+TEACH_FOLDERS = {"dice": Path("~/tabletop21/teach-dice"), "d10": Path("~/tabletop21/teach-d10")}
+TAUGHT_FILES = {"dice": Path("~/tabletop21/taught-dice.json"), "d10": Path("~/tabletop21/taught-d10.json")}
+NAMES = {"dice": ("DICE", "dice", "die"), "d10": ("D10S", "d10s", "d10")}  # heading, many, one
+JPEG_QUALITY = 95  # a kept picture: the reader reads exactly the pixels kept
+STILL = 3  # frames without motion before a picture is taken (vision.settle's own "settled")
+HAND_STILL = 10  # frames: a large object this still is no hand (hands tremble), and is read
+DONE_SECONDS = 30.0  # how long the last screen stays without a press
+
+
+class SettleReport(Protocol):
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def still_frames(self) -> int: ...
+
+
+class Settle(Protocol):
+    def update(self, frame_bgr: np.ndarray, /) -> SettleReport: ...
+
+
+class Controls(Protocol):
+    def poll(self) -> list[str]: ...
+
+    def show(self, lit: Collection[str]) -> None: ...
+
+
+def read_kind(read: TableRead) -> str | None:
+    """Which kind of die a read holds ("dice" or "d10"), read or refused; None: neither."""
+    if read.dice or any(u.kind == "die" for u in read.unreadable):
+        return "dice"
+    if read.d10 or any(u.kind == "d10" for u in read.unreadable):
+        return "d10"
+    return None
+
+
+def jpeg(image: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """The picture as kept (JPEG) and as the reader will read it again."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise NotAnImage("the camera's picture could not be encoded as JPEG")
+    kept = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return data.tobytes(), image if kept is None else kept
+
+
+def keep_picture(folder: Path, stem: str, picture: bytes, boxes: tuple[Box, ...], values: tuple[int | None, ...],
+                 kind: str, fix: str) -> str:
+    """A JPEG picture and its dice added to the teaching folder under a name of its own
+    (STEM.jpg, else STEM-2.jpg...); returns the name."""
+    name, copy = f"{stem}.jpg", 1
+    while (folder / "images" / name).exists():
+        copy += 1
+        name = f"{stem}-{copy}.jpg"
+    return keep_example(folder, name, lambda path: path.write_bytes(picture), boxes, values, kind, fix)
+
+
+def examples_in(folder: Path) -> int:
+    """How many labelled photos the teaching folder holds (0 when none, or no labels.json)."""
+    try:
+        labels = json.loads((folder / "labels.json").read_text())
+    except (OSError, ValueError):
+        return 0
+    return len(labels) if isinstance(labels, dict) else 0
+
+
+def check_folder(folder: Path, fix: str) -> None:
+    """A teaching folder whose labels.json is there but is no labels.json is refused
+    before anything is rolled, in one line."""
+    path = folder / "labels.json"
+    if not path.exists():
+        if folder.exists() and not folder.is_dir():
+            raise TableError(f"{folder}: not a folder, so no teaching folder; {fix}")
+        return
+    try:
+        labels = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise TableError(f"{path}: not a labels.json ({getattr(err, 'strerror', None) or err}); {fix}") from None
+    if not isinstance(labels, dict):
+        raise TableError(f"{path}: not a labels.json of photos; {fix}")
+
+
+def check_screen(check: RollCheck, *, title: str, message: str, side: str, targets: tuple[tuple[str, str], ...],
+                 frame_size: tuple[int, int] | None) -> CheckScreen:
+    """What the display shows of a roll check: plain boxes, words and flags."""
+    from display.teach import CheckScreen
+
+    return CheckScreen(title=title, message=check.message or message, boxes=check.boxes, labels=check.labels(),
+                       unread=tuple(value is UNREAD for value in check.values),
+                       absent=tuple(value == NO_DIE for value in check.values), changed=check.changed,
+                       selected=check.selected if check.boxes else None, frame_size=frame_size,
+                       shake="change value", next="next die", targets=targets, side=side)
+
+
+def check_words(check: RollCheck) -> str:
+    """What the selected die is given and what the buttons do."""
+    if not check.boxes:
+        return "No die was found in this picture"
+    label = check.labels()[check.selected]
+    return (f"Die {check.selected + 1} of {len(check.boxes)}: {label}. SHAKE changes it, NEXT picks the next die, "
+            "hold NEXT keeps the roll")
+
+
+HOW = ("SHAKE: the selected die's next value ({faces}, then no die). NEXT: the next die. Hold NEXT: keep "
+       "it. Or touch a die to pick it, again to change it. *: changed by you.")
+
+
+def how_words(kind: str) -> str:
+    faces = FACES[kind]
+    return HOW.format(faces=f"{faces[0]}-{faces[-1]}")
+
+
+# --- correcting a round from its results screen ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Correction:
+    """A round's last read being corrected on its results screen: its check and picture."""
+
+    check: RollCheck
+    image: np.ndarray
+    round_no: int
+
+
+class Corrections:
+    """Where a round corrected from the results screen is kept: the teaching folder of
+    its kind (default ~/tabletop21/teach-dice or teach-d10)."""
+
+    def __init__(self, folders: Mapping[str, Path] | None = None, now: Callable[[], datetime] = datetime.now) -> None:
+        self.folders = {kind: Path(folder).expanduser() for kind, folder in (folders or TEACH_FOLDERS).items()}
+        self._now = now
+
+    def keep(self, correction: Correction, values: tuple[int | None, ...]) -> tuple[Path, str]:
+        """The picture and the values kept; the folder and the picture's name. TableError
+        in words when it cannot be, and nothing is kept."""
+        kind = correction.check.kind
+        folder = self.folders[kind]
+        picture, _ = jpeg(correction.image)
+        name = keep_picture(folder, f"round{correction.round_no}-{self._now():%Y%m%d-%H%M%S}", picture,
+                            correction.check.boxes, values, kind, "fix or move that folder")
+        return folder, name
+
+    def screen(self, correction: Correction) -> CheckScreen:
+        check = correction.check
+        return check_screen(
+            check, title=f"ROUND {correction.round_no} - CORRECT THE {NAMES[check.kind][0]}",
+            message=check_words(check),
+            side=f"{how_words(check.kind)} The round stays as settled; KEEP puts the picture in the teaching "
+                 "folder.",
+            targets=(("keep", "KEEP"), ("skip", "CANCEL")),
+            frame_size=(correction.image.shape[1], correction.image.shape[0]))
+
+
+# --- teaching at the table ------------------------------------------------------------------------------------
+
+class TableTeaching:
+    """One sitting of teaching at the table. `tick` once per pass of the loop: a frame is
+    read while a roll is awaited, the buttons (GPIO through `controls`, or `presses`
+    from the display's keys and buttons), taps (`touched`, display.Display.touched's
+    words) and typed values are applied; `screen` and `picture` are what to show.
+
+    Phases: "roll" (roll, then press NEXT), "waiting" (for the dice to move and then
+    stop: the first still frame is read), "check" (confirm or correct each die), "teaching"
+    (the next tick teaches), "done" (taught; `finished` after a press)."""
+
+    def __init__(self, kind: str, source: FrameSource, settle: Settle, read: Callable[[np.ndarray], TableRead], *,
+                 folder: Path, teach: Callable[[], str], rolls: int = 15, controls: Controls | None = None,
+                 leds: Collection[str] = (), now: Callable[[], datetime] = datetime.now,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if kind not in FACES:
+            raise TableError(f"only {' and '.join(FACES)} can be taught at the table, not {kind}")
+        self.kind = kind
+        self.source, self.settle, self.read = source, settle, read
+        self.folder, self.rolls = folder, rolls
+        self._teach = teach  # teaches from the folder and writes the file and setting; returns what it did
+        self.controls, self.leds = controls, frozenset(leds)
+        self._now, self._clock = now, clock
+        self.phase = "roll"
+        self.check: RollCheck | None = None
+        self.picture: np.ndarray | None = None  # the live frame, or the one being checked
+        self._kept_picture = b""
+        self.kept = 0  # rolls kept in this sitting
+        self.message = ""
+        self.done = ""  # what teaching did, once it has
+        self.camera_error = ""
+        self.motion = ""
+        self.moved = False  # the dice have moved since the last picture was taken
+        self.taken = 0  # pictures taken in this sitting
+        self.finished = False
+        self._done_at = 0.0
+        self._teaching_shown = False  # the "teaching" screen was drawn once before teaching blocks the loop
+
+    # what happens -------------------------------------------------------------------------------------------------
+
+    def tick(self, presses: Sequence[str] = (), touched: Sequence[str] = (), typed: Sequence[str] = ()) -> None:
+        names = [*(self.controls.poll() if self.controls else []), *presses]
+        if self.phase in ("roll", "waiting"):
+            self._watch()
+        for name in names:
+            self._press(name)
+        for word in touched:
+            self._touch(word)
+        for text in typed:
+            self._typed(text)
+        if self.phase == "teaching" and not self._teaching_shown:
+            self._teaching_shown = True  # shown for one pass first: teaching takes seconds
+        elif self.phase == "teaching":
+            self._run_teaching()
+        elif self.phase == "done" and self._clock() - self._done_at > DONE_SECONDS:
+            self.finished = True
+        if self.controls:
+            self.controls.show(self.lit())
+
+    def lit(self) -> frozenset[str]:
+        lamp = ("error" if self.camera_error and self.phase in ("roll", "waiting") else
+                "reading" if self.phase in ("waiting", "teaching") else "win" if self.phase == "done" else "ready")
+        return frozenset({lamp}) & self.leds
+
+    def _watch(self) -> None:
+        """One frame: shown, watched for motion, and read once the dice have moved and
+        stopped after NEXT."""
+        try:
+            frame = self.source.read()
+            report = self.settle.update(frame.image)
+        except CameraLost as err:
+            self.camera_error = str(err)
+            return
+        except NotAnImage as err:  # a frame the calibration does not fit
+            self.camera_error = f"the camera's picture cannot be read: {err}"
+            return
+        self.camera_error = ""
+        self.picture = frame.image
+        self.motion = report.state
+        if report.still_frames == 0:
+            self.moved = True
+        if self.phase != "waiting" or not (self.moved or not self.taken):
+            return
+        still = (report.state in ("settled", "empty") and report.still_frames >= STILL
+                 or report.state == "hand" and report.still_frames >= HAND_STILL)
+        if still:
+            self._take(frame.image)
+
+    def _take(self, image: np.ndarray) -> None:
+        try:
+            self._kept_picture, shown = jpeg(image)
+            read = self.read(shown)
+        except NotAnImage as err:
+            self.phase, self.message = "roll", f"the picture cannot be read ({err}): roll again"
+            return
+        self.taken += 1
+        self.moved = False
+        self.picture = shown
+        check = RollCheck.of_read(self.kind, read)
+        if not check.boxes:
+            one = NAMES[self.kind][2]
+            self.phase = "roll"
+            self.message = (f"No {one} found in the picture: roll again (are they in the camera's view, on the play "
+                            "area?)")
+            return
+        self.check, self.phase, self.message = check, "check", ""
+
+    def _press(self, name: str) -> None:
+        if self.phase == "check" and self.check is not None:
+            if name == SHAKE:
+                self.check = self.check.cycle()
+            elif name == NEXT:
+                self.check = self.check.next()
+            elif name == CONFIRM:
+                self._keep()
+        elif self.phase in ("roll", "waiting"):
+            if name == CONFIRM:
+                self._start_teaching()
+            elif self.phase == "roll":
+                self.phase, self.message = "waiting", ""
+        elif self.phase == "done":
+            self.finished = True
+
+    def _touch(self, word: str) -> None:
+        if self.phase == "check" and self.check is not None:
+            if word.startswith("die:") and word[4:].isdigit():
+                self.check = self.check.tap(int(word[4:]))
+            elif word == "keep":
+                self._keep()
+            elif word == "skip":
+                self._skip()
+        elif self.phase in ("roll", "waiting"):
+            if word == "teach":
+                self._start_teaching()
+            elif word in ("take", "screen") and self.phase == "roll":
+                self.phase, self.message = "waiting", ""
+        elif self.phase == "done":
+            self.finished = True
+
+    def _typed(self, text: str) -> None:
+        word = text.strip().lower()
+        if self.phase == "check" and self.check is not None:
+            if word in ("k", "keep"):
+                self._keep()
+            elif word in ("s", "skip"):
+                self._skip()
+            else:
+                self.check = self.check.typed(text)
+        elif self.phase in ("roll", "waiting") and word == "teach":
+            self._start_teaching()
+
+    def _keep(self) -> None:
+        assert self.check is not None
+        check, values = self.check.confirm()
+        self.check = check
+        if values is None:
+            return
+        try:
+            keep_picture(self.folder, f"table-{self._now():%Y%m%d-%H%M%S}", self._kept_picture, check.boxes, values,
+                         self.kind, "give another folder with --into")
+        except TableError as err:
+            self.check = replace(check, message=str(err))
+            return
+        self.kept += 1
+        self.check, self.phase = None, "roll"
+        dice = sum(value is not None for value in values)
+        self.message = f"Roll {self.kept} kept ({dice} {NAMES[self.kind][1 if dice != 1 else 2]})"
+        if self.kept >= self.rolls:
+            self._start_teaching()
+
+    def _skip(self) -> None:
+        self.check, self.phase, self.message = None, "roll", "That roll was not kept: roll again"
+
+    def _start_teaching(self) -> None:
+        if not examples_in(self.folder):
+            self.message = f"Nothing to teach from yet: keep some rolls first ({self.rolls} are enough)"
+            return
+        self.phase, self._teaching_shown = "teaching", False
+
+    def _run_teaching(self) -> None:
+        try:
+            self.done = self._teach()
+        except TableError as err:
+            self.phase = "roll"
+            self.message = f"Not taught: {err}. Keep more rolls"
+            return
+        self.phase, self._done_at = "done", self._clock()
+
+    # what is shown ------------------------------------------------------------------------------------------------
+
+    def screen(self) -> CheckScreen:
+        from display.teach import CheckScreen
+
+        heading, many, _ = NAMES[self.kind]
+        roll = f"ROLL {min(self.kept + 1, self.rolls)} OF {self.rolls}"
+        title = f"TEACH THE TABLE YOUR {heading} - {roll}"
+        earlier = examples_in(self.folder)
+        side = (f"Each roll you keep goes into {self.folder} ({earlier} there now). After {self.rolls} rolls the "
+                f"table learns your {many}; hold NEXT between rolls to teach it sooner.")
+        if self.phase == "check" and self.check is not None:
+            return check_screen(self.check, title=f"{title} - CHECK", message=check_words(self.check),
+                                side=how_words(self.kind), targets=(("keep", "KEEP ROLL"), ("skip", "ROLL AGAIN")),
+                                frame_size=self._size())
+        if self.phase == "teaching":
+            return CheckScreen(title=f"TEACHING THE TABLE YOUR {heading}",
+                               message=f"Teaching from the rolls in {self.folder}... (a few seconds)", side=side,
+                               frame_size=self._size())
+        if self.phase == "done":
+            return CheckScreen(title=f"THE TABLE KNOWS YOUR {heading}", message="Taught. Press a button to finish",
+                               side=self.done, next="finish", shake="finish", frame_size=self._size())
+        if self.camera_error:
+            message = f"Camera lost: {self.camera_error}. Check its cable; it is tried again"
+        elif self.phase == "waiting":
+            message = ("Roll the dice: the picture is taken when they stop" if self.taken and not self.moved else
+                       "Hands off the table: the picture is taken when it is still" if self.motion == "hand" else
+                       f"Waiting for the {many} to stop...")
+        else:
+            message = self.message or f"Roll the {many} on the table, then press NEXT"
+        targets = (("take", "TAKE PICTURE"), ("teach", "TEACH NOW")) if self.phase == "roll" else (("teach", "TEACH NOW"),)
+        return CheckScreen(title=title, message=message, side=side, targets=targets,
+                           next="take picture" if self.phase == "roll" else "", frame_size=self._size())
+
+    def _size(self) -> tuple[int, int] | None:
+        return None if self.picture is None else (self.picture.shape[1], self.picture.shape[0])
+
+
+# --- opening it: settings, devices, files ---------------------------------------------------------------------
+
+def taught_target(kind: str, given: str | None, named: str) -> tuple[Path, str]:
+    """Where the taught file goes, and a line to say about it: -o FILE, else the
+    settings' `[table] taught` when it is there for this kind or not there at all,
+    else (it teaches the other kind) TAUGHT_FILES[kind]. A file there that is no
+    taught-reader file is never written over."""
+    from vision.teach import FORMAT
+
+    def kind_of(path: Path) -> str | None:
+        """The kind a taught file there teaches; None: no file. TableError: another file."""
+        if not path.exists():
+            return None
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            data = None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise TableError(f"{path} is there and is not a taught-reader file: teaching writes no file over it; "
+                             "give another with -o FILE, or fix [table] taught in the settings")
+        return str(data.get("kind"))
+
+    if given:
+        path = Path(given).expanduser().absolute()
+        kind_of(path)
+        return path, ""
+    if named:
+        path = Path(named).expanduser().absolute()
+        if kind_of(path) in (None, kind):
+            return path, ""
+        other = path
+        path = TAUGHT_FILES[kind].expanduser().absolute()
+        kind_of(path)
+        return path, (f"[table] taught names {other}, which teaches another kind: it is kept, and [table] taught will "
+                      f"name {path} (one taught reader is read at a time)")
+    path = TAUGHT_FILES[kind].expanduser().absolute()
+    kind_of(path)
+    return path, ""
+
+
+@dataclass
+class Opened:
+    teacher: TableTeaching
+    display: Display
+    settings: Path  # the settings file [table] taught is set in
+    out: Path
+
+
+@contextmanager
+def teaching_at_table(kind: str, config_path: str | None = None, *, out: str | None = None, into: str | None = None,
+                      fullscreen: bool = False, pin_factory: object = None,
+                      say: Callable[[str], None] = print) -> Iterator[Opened]:
+    """The teacher on the appliance's own devices, as `run` opens them: the settings
+    file found as `run` finds it, its calibration, camera, GPIO buttons (gpiozero;
+    `pin_factory` for tests) and display. Everything that can be refused is checked
+    before anything is opened or written: the settings, where the taught file goes,
+    the teaching folder, the camera. Closed (LEDs off, camera released) on leaving."""
+    from tabletop21.appliance import table_reader
+    from tabletop21.cli.cmd_run import open_display, settings_calibration
+    from tabletop21.settings import find_settings, load_config, set_taught
+    from tabletop21.taught import load_taught, save_taught, teach_folder
+    from vision.settle import SettleDetector
+
+    settings_path, said = find_settings(config_path)
+    config = load_config(settings_path)
+    say(said)
+    target, note = taught_target(kind, out, config.table.taught)
+    if note:
+        say(f"tabletop21: {note}")
+    settings_file = set_taught(settings_path, target, check_only=True)
+    folder = Path(into).expanduser() if into else TEACH_FOLDERS[kind].expanduser()
+    check_folder(folder, "give another folder with --into")
+    calibration = settings_calibration(config)
+    taught = None
+    if config.table.taught and Path(config.table.taught).expanduser().is_file():
+        try:
+            taught = load_taught(Path(config.table.taught).expanduser())
+        except TableError as err:
+            say(f"tabletop21: the taught reader is not used to read these rolls: {err}")
+        else:
+            taught = taught if taught.kind == kind else None
+
+    def teach() -> str:
+        taught_now = teach_folder(kind, folder)
+        save_taught(taught_now, target)
+        on = taught_now.taught_on
+        done = f"Taught from {on['photos']} photos ({on['dice']} {NAMES[kind][1]}) in {folder}, written to {target}."
+        try:
+            written = set_taught(settings_path, target)
+        except TableError as err:  # the file is taught all the same: say how to name it
+            return f"{done} The settings could not name it: {err}"
+        return (f"{done} {written} names it as [table] taught: `tabletop21 run` reads your {NAMES[kind][1]} with it "
+                "from its next start.")
+
+    from hardware.frames import ReconnectingSource
+    from tabletop21.devices import open_controls, open_source
+
+    with ExitStack() as opened:
+        camera = ReconnectingSource(lambda: open_source(config), first=_open_camera(config))
+        opened.callback(camera.close)
+        controls = None
+        if config.gpio.enabled:  # GpioUnavailable says itself in words (`tabletop21` exits 2)
+            controls = open_controls(config.gpio, pin_factory=pin_factory)
+            opened.callback(controls.close)
+        display = open_display(config, fullscreen)
+        opened.callback(display.close)
+        teacher = TableTeaching(kind, camera, SettleDetector(calibration),
+                                table_reader((kind,), calibration, taught), folder=folder, teach=teach,
+                                rolls=config.teach.rolls, controls=controls, leds=tuple(config.gpio.leds))
+        yield Opened(teacher, display, settings_file, target)
+
+
+def _open_camera(config) -> FrameSource:
+    """The camera of the settings, or one line saying why not (nothing has been changed)."""
+    from tabletop21 import devices
+
+    try:
+        return devices.open_source(config)
+    except (CameraLost, OSError) as err:
+        raise TableError(f"the camera did not open ({err}): check its cable and [camera] in the settings "
+                         "(`tabletop21 doctor` tells more); nothing was kept or taught") from None
+
+
+def run_at_table(opened: Opened, say: Callable[[str], None] = print) -> int:
+    """The loop: the display's keys, buttons and taps and the GPIO buttons in, the check
+    screen out, until teaching is done (and a button pressed) or Esc."""
+    from display import QUIT
+    from tabletop21.recording import EndOfRecording
+
+    teacher, display = opened.teacher, opened.display
+    screenless = _screenless()
+    try:
+        while not teacher.finished:
+            presses = display.poll()
+            if QUIT in presses:
+                break
+            teacher.tick(presses=[p for p in presses if p != QUIT], touched=display.touched(), typed=display.typed())
+            screen = teacher.screen()
+            if display.typing:
+                screen = replace(screen, message=f"Typed: {display.typing}_  (Enter to give it)")
+            display.show_check(screen, teacher.picture)
+            if teacher.phase == "done" and screenless:
+                break
+            if teacher.phase not in ("roll", "waiting") or teacher.camera_error:
+                time.sleep(0.02)  # no camera frame to wait on: do not spin
+    except KeyboardInterrupt:
+        pass
+    except EndOfRecording as err:  # a recorded session as the camera, played to its end
+        say(f"tabletop21: {err}: teaching ends.")
+    if teacher.done:
+        say(teacher.done)
+    else:
+        say(f"{teacher.kept} roll{'s' if teacher.kept != 1 else ''} kept in {teacher.folder}; nothing taught yet: "
+            f"`tabletop21 teach {teacher.kind}` goes on, or `tabletop21 teach {teacher.kind} {teacher.folder}` "
+            "teaches from them")
+    return 0
+
+
+def _screenless() -> bool:
+    import pygame
+
+    try:
+        return pygame.display.get_driver() in ("dummy", "offscreen")
+    except pygame.error:
+        return True

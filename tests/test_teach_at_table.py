@@ -1,0 +1,523 @@
+"""Teaching the table your dice at the table (`tabletop21 teach dice` without a folder)
+and correcting a round from its results screen.
+
+The roll check itself (tabletop21.rollcheck) is pure and tested alone; the at-table run
+goes through the devices `run` opens (a recorded session of photos as the camera,
+gpiozero's MockFactory pins as the buttons, SDL's dummy display), presses the buttons
+as an owner would, and ends with a taught file named in a temporary settings file; a
+round's read corrected from its results screen is kept as a teaching example; bad input
+is one line and changes nothing."""
+
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pygame
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from display.examples import all_views
+from hardware.frames import CameraLost, Frame
+from table.driver import Driver
+from table.errors import TableError
+from table.ledger import Ledger
+from table.reads import D10, Die, Domino, TableRead, Unreadable
+from table.rules import HOUSE
+from tabletop21.appliance import Appliance, Table
+from tabletop21.cli import build_parser, main
+from tabletop21.corrections import keep_example
+from tabletop21.devices import open_controls
+from tabletop21.evaluate import load_labels
+from tabletop21.recording import Manifest, SessionReader, SessionWriter
+from tabletop21.rollcheck import NO_DIE, RollCheck
+from tabletop21.settings import ConfigError, GpioConfig, load_config, set_taught
+from tabletop21.taught import examples_from_folder, load_taught
+from tabletop21.teaching import Correction, Corrections, read_kind, teaching_at_table
+from tests.test_appliance import ScriptedCamera, ScriptedSettle, dice_reader
+from vision.image_io import load_bgr
+
+REPO = Path(__file__).resolve().parents[1]
+RENDERED = REPO / "calibration_images" / "dice"
+
+
+def die(value, x, y, side=20.0):
+    return Die(value, (x + side / 2, y + side / 2), (x, y, x + side, y + side), 0.9)
+
+
+# --- the roll check ---------------------------------------------------------------------------------------------
+
+def three_dice() -> RollCheck:
+    """A 4 and a 2 in a row, and an unreadable die (no box given) below them."""
+    read = TableRead(dice=(die(4, 100, 10), die(2, 10, 10)),
+                     unreadable=(Unreadable("die", (60.0, 80.0), "too blurred"),
+                                 Unreadable("domino", (300.0, 300.0), "half hidden", (280.0, 290.0, 320.0, 310.0))))
+    return RollCheck.of_read("dice", read)
+
+
+def test_a_read_is_checked_top_to_bottom_left_to_right_with_the_unread_marked():
+    check = three_dice()
+    assert check.boxes == ((10.0, 10.0, 30.0, 30.0), (100.0, 10.0, 120.0, 30.0), (50.0, 70.0, 70.0, 90.0))
+    assert check.values == (2, 4, None) and check.read == (2, 4, None)
+    assert check.labels() == ("2", "4", "?") and check.selected == 0 and check.changed == (False, False, False)
+
+
+def test_shake_cycles_the_selected_die_through_its_faces_then_no_die():
+    check = three_dice().next()  # the 4
+    seen = []
+    for _ in range(4):
+        check = check.cycle()
+        seen.append(check.values[1])
+    assert seen == [5, 6, NO_DIE, 1] and check.changed == (False, True, False)
+    unread = check.next().cycle()
+    assert unread.values[2] == 1 and unread.selected == 2, "an unread die starts at the first face"
+    d10 = RollCheck("d10", ((0.0, 0.0, 9.0, 9.0),), (9,), (9,))
+    assert [d10.cycle().values[0], d10.cycle().cycle().values[0]] == [NO_DIE, 0]
+
+
+def test_next_steps_through_the_dice_and_wraps_round_to_the_first():
+    check = three_dice()
+    assert [check.selected, check.next().selected, check.next().next().selected,
+            check.next().next().next().selected] == [0, 1, 2, 0]
+    empty = RollCheck("dice", (), (), ())
+    assert empty.next().message == "no die was found in this picture" and empty.cycle().values == ()
+
+
+def test_a_tap_selects_a_die_and_a_second_tap_changes_it():
+    check = three_dice().tap(1)
+    assert check.selected == 1 and check.values == (2, 4, None)
+    assert check.tap(1).values == (2, 5, None)
+    assert "not one of the 3 dice" in check.tap(7).message and check.tap(7).values == check.values
+
+
+def test_confirm_waits_for_every_die_then_keeps_no_die_as_none():
+    check = three_dice()
+    waiting, kept = check.confirm()
+    assert kept is None and waiting.selected == 2 and "die 3 was not read" in waiting.message
+    given = waiting.cycle().cycle()  # the unread one is a 2
+    given = given.set_value(0, NO_DIE)
+    done, kept = given.confirm()
+    assert kept == (None, 4, 2) and done.message == ""
+    nothing, kept = done.set_value(1, NO_DIE).set_value(2, NO_DIE).confirm()
+    assert kept is None and "no die to keep" in nothing.message
+
+
+def test_typed_values_set_the_selected_die_or_every_die():
+    check = three_dice()
+    one = check.typed("6")
+    assert one.values == (6, 4, None) and one.selected == 1, "one value: the selected die, then the next"
+    every = check.typed("1 x 3")
+    assert every.values == (1, NO_DIE, 3)
+
+
+@pytest.mark.parametrize("kind, bad", [("dice", 7), ("dice", 0), ("d10", 10), ("dice", True)])
+def test_a_value_no_die_shows_is_refused_in_one_line_and_changes_nothing(kind, bad):
+    faces = {"dice": 1, "d10": 0}
+    check = RollCheck(kind, ((0.0, 0.0, 9.0, 9.0),), (faces[kind],), (faces[kind],))
+    with pytest.raises(TableError) as refused:
+        check.set_value(0, bad)
+    assert "is no die's value" in str(refused.value) and "\n" not in str(refused.value)
+    typed = check.typed(str(bad))
+    assert typed.values == check.values and "no die's value" in typed.message
+    with pytest.raises(TableError, match="no die's value"):
+        RollCheck(kind, ((0.0, 0.0, 9.0, 9.0),), (bad,), (faces[kind],))
+
+
+def test_only_dice_and_d10_rounds_are_corrected():
+    assert read_kind(TableRead(dice=(die(3, 0, 0),))) == "dice"
+    assert read_kind(TableRead(unreadable=(Unreadable("d10", (5.0, 5.0), "glare"),))) == "d10"
+    tile = Domino((3, 5), (50.0, 50.0), (20.0, 35.0, 80.0, 65.0), 0.0, 0.9)
+    assert read_kind(TableRead(dominoes=(tile,))) is None
+
+
+# --- the screen ---------------------------------------------------------------------------------------------------
+
+def test_the_check_screen_shows_each_value_on_the_picture_and_taps_touch_dice_and_targets():
+    from display import Display
+    from display.teach import draw_check
+    from tabletop21.teaching import check_screen
+
+    check = three_dice().set_value(1, NO_DIE)
+    screen = check_screen(check, title="CHECK", message="m", side="s", targets=(("keep", "KEEP ROLL"),),
+                          frame_size=(200, 120))
+    frame = np.full((120, 200, 3), 90, np.uint8)
+    layout, texts = draw_check(pygame.Surface((800, 480)), screen, frame)
+    drawn = [t.text for t in texts]
+    assert {"2", "no die*", "?", "KEEP ROLL"} <= set(drawn) and not any(t.cut for t in texts)
+    display = Display((800, 480))
+    try:
+        display.show_check(screen, frame)
+        (x, y, w, h), keep = layout.dice[2], dict(layout.targets)["keep"]
+        for point in ((x + w // 2, y + h // 2), (keep[0] + 5, keep[1] + 5), (2, 100)):
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=point, button=1, touch=False))
+        assert display.touched() == ["die:2", "keep"]  # the third tap touched nothing
+        display.show(all_views()["dice-blackjack/results"])
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(400, 200), button=1, touch=False))
+        assert display.touched() == ["screen"], "elsewhere a tap off the buttons is a tap on the screen"
+    finally:
+        display.close()
+
+
+# --- teaching at the table, end to end ----------------------------------------------------------------------------
+
+HOLD_FRAMES = 15  # camera frames each photo stays in view (the settle detector needs a few still ones)
+
+
+def photo_session(folder: Path, photos: Path, names: list[str]) -> list[np.ndarray]:
+    """A recorded session whose frames are the photos, each held a while: the camera."""
+    images = [load_bgr(photos / "images" / name) for name in names]
+    with SessionWriter(folder, Manifest("dice-blackjack", ("Ann",))) as writer:
+        index = 0
+        for image in images:
+            for _ in range(HOLD_FRAMES):
+                index += 1
+                writer.save_frame(Frame(image, index, index / 30))
+    return images
+
+
+def table_settings(tmp_path: Path, camera: str, rolls: int, table: str = "") -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(f'# the table in the den\n[table]\ngame = "dice-blackjack"\nseats = ["Ann", "Ben"]\n{table}\n'
+                    f'[camera]\nsource = "{camera}"\n\n[gpio]\nenabled = true\nbounce_time = 0.0\nhold_time = 0.3\n'
+                    f'\n[teach]\nrolls = {rolls}\n')
+    return path
+
+
+class Owner:
+    """Presses the table's buttons on the mock pins and watches the screen."""
+
+    def __init__(self, opened, factory, gpio):
+        self.teacher, self.display = opened.teacher, opened.display
+        self.shake, self.next = factory.pin(gpio.shake), factory.pin(gpio.next)
+        self.lamps = {name: factory.pin(pin) for name, pin in gpio.leds.items()}
+
+    def tick(self, **given):
+        self.teacher.tick(**given)
+        self.display.show_check(self.teacher.screen(), self.teacher.picture)
+
+    def press(self, pin):
+        pin.drive_low()
+        pin.drive_high()
+        self.tick()
+
+    def hold(self, pin):
+        pin.drive_low()
+        time.sleep(0.4)  # past [gpio] hold_time
+        pin.drive_high()
+        self.tick()
+
+    def until(self, done, limit=200):
+        for _ in range(limit):
+            if done():
+                return
+            self.tick()
+        raise AssertionError(f"still at {self.teacher.phase}: {self.teacher.screen().message}")
+
+    def roll(self, images, labels, names):
+        """NEXT, wait for the picture, then give every die its labelled value, hold NEXT."""
+        self.press(self.next)
+        assert self.lamps["reading"].state or self.teacher.phase == "check", "the READING lamp while it waits"
+        self.until(lambda: self.teacher.phase == "check")
+        shown = self.teacher.picture.astype(int)
+        which = int(np.argmin([np.abs(shown - image.astype(int)).mean() for image in images]))
+        truth = labels[names[which]]["dice"]
+        wanted = []
+        for number, box in enumerate(self.teacher.check.boxes):
+            x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            value = next((d["value"] for d in truth if d["box"][0] <= x <= d["box"][2] and d["box"][1] <= y <= d["box"][3]),
+                         NO_DIE)
+            for _ in range(8):
+                if self.teacher.check.values[number] == value:
+                    break
+                self.press(self.shake)
+            assert self.teacher.check.values[number] == value
+            wanted.append(value)
+            self.press(self.next)
+        kept = self.teacher.kept
+        self.hold(self.next)
+        assert self.teacher.kept == kept + 1
+        return [v for v in wanted if v != NO_DIE]
+
+
+def teach_at_the_table(tmp_path, monkeypatch, photos: Path, count: int, rolls: int, hold_after: int | None = None):
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    labels = json.loads((photos / "labels.json").read_text())
+    names = sorted(labels)[:count]
+    images = photo_session(tmp_path / "camera", photos, names)
+    settings = table_settings(tmp_path, str(tmp_path / "camera"), rolls)
+    factory = MockFactory()
+    said = []
+    try:
+        with teaching_at_table("dice", str(settings), pin_factory=factory, say=said.append) as opened:
+            owner = Owner(opened, factory, load_config(settings).gpio)
+            owner.tick()
+            assert owner.teacher.screen().next == "take picture" and owner.lamps["ready"].state
+            owner.hold(owner.next)  # teach now, with nothing kept yet
+            assert owner.teacher.phase == "roll" and "Nothing to teach from yet" in owner.teacher.screen().message
+            given = []
+            for _ in range(hold_after or rolls):
+                given.append(owner.roll(images, labels, names))
+            if hold_after:
+                assert owner.teacher.phase == "roll"
+                owner.hold(owner.next)  # enough for now: teach
+            owner.until(lambda: owner.teacher.phase == "done", limit=5)
+            assert owner.lamps["win"].state and not owner.lamps["ready"].state
+            owner.press(owner.next)
+            assert owner.teacher.finished
+            return opened, settings, given, said
+    finally:
+        factory.reset()
+
+
+def check_taught(opened, settings: Path, given, home: Path) -> None:
+    out = home / "tabletop21" / "taught-dice.json"
+    assert opened.out == out and opened.settings == settings
+    taught = load_taught(out)
+    assert taught.kind == "dice" and taught.taught_on["photos"] == len(given)
+    config = load_config(settings)
+    assert config.table.taught == str(out), "the settings name the taught file for `run`"
+    assert config.table.game == "dice-blackjack" and config.teach.rolls and settings.read_text().startswith(
+        "# the table in the den\n"), "the rest of the settings file is as it was"
+    folder = home / "tabletop21" / "teach-dice"
+    labels = load_labels(folder)
+    assert sorted(len(entry["dice"]) for entry in labels.values()) == sorted(len(values) for values in given)
+    assert sorted(sorted(d["value"] for d in entry["dice"]) for entry in labels.values()) == \
+        sorted(sorted(values) for values in given), "each roll is kept with the values the owner gave"
+    assert all(cv2.imread(str(folder / "images" / name)) is not None for name in labels)
+    assert f"written to {out}" in opened.teacher.done and str(settings) in opened.teacher.done
+
+
+def test_teaching_at_the_table_keeps_each_roll_and_names_the_taught_file_in_the_settings(tmp_path, monkeypatch):
+    opened, settings, given, said = teach_at_the_table(tmp_path, monkeypatch, RENDERED, count=4, rolls=3)
+    assert said[0] == f"settings: {settings} (--config)"
+    check_taught(opened, settings, given, tmp_path / "home")
+
+
+def test_teaching_at_the_table_on_real_photos_taught_when_the_owner_holds(tmp_path, monkeypatch, dice_photos):
+    opened, settings, given, _ = teach_at_the_table(tmp_path, monkeypatch, dice_photos, count=4, rolls=15,
+                                                    hold_after=3)
+    assert opened.teacher.kept == 3
+    check_taught(opened, settings, given, tmp_path / "home")
+
+
+def test_a_value_typed_at_the_table_that_no_die_shows_keeps_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    labels = json.loads((RENDERED / "labels.json").read_text())
+    photo_session(tmp_path / "camera", RENDERED, sorted(labels)[:2])
+    settings = table_settings(tmp_path, str(tmp_path / "camera"), 3)
+    before = settings.read_bytes()
+    factory = MockFactory()
+    try:
+        with teaching_at_table("dice", str(settings), pin_factory=factory, say=lambda line: None) as opened:
+            owner = Owner(opened, factory, load_config(settings).gpio)
+            owner.press(owner.next)
+            owner.until(lambda: owner.teacher.phase == "check")
+            values = owner.teacher.check.values
+            owner.tick(typed=["7"])
+            assert "'7' is no die's value: a die shows 1 to 6" in owner.teacher.screen().message
+            assert owner.teacher.check.values == values and owner.teacher.kept == 0
+            owner.tick(typed=["skip"])
+            assert owner.teacher.phase == "roll" and "not kept" in owner.teacher.screen().message
+    finally:
+        factory.reset()
+    assert settings.read_bytes() == before and not (tmp_path / "home" / "tabletop21").exists()
+
+
+# --- bad input at the start: one line, nothing changed ------------------------------------------------------------
+
+def refused(capsys, argv) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    return err
+
+
+def test_no_camera_is_one_line_and_changes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    settings = table_settings(tmp_path, "webcam", 15)
+    before = settings.read_bytes()
+
+    def no_camera(config):
+        raise CameraLost("cannot open camera 0: is it plugged in and free?")
+
+    build_parser()  # every command loaded first: one that takes open_source by name as it loads keeps the real one
+    monkeypatch.setattr("tabletop21.devices.open_source", no_camera)
+    err = refused(capsys, ["teach", "dice", "--config", str(settings)])
+    assert "the camera did not open (cannot open camera 0: is it plugged in and free?)" in err
+    assert "nothing was kept or taught" in err
+    assert settings.read_bytes() == before and not (tmp_path / "home").exists()
+
+
+def test_a_recorded_session_named_as_the_camera_that_is_not_there_is_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    settings = table_settings(tmp_path, str(tmp_path / "no-such-session"), 15)
+    before = settings.read_bytes()
+    assert "not a recorded session" in refused(capsys, ["teach", "d10", "--config", str(settings)])
+    assert settings.read_bytes() == before and not (tmp_path / "home").exists()
+
+
+@pytest.mark.parametrize("table, teach, words", [
+    ("", "0", "[teach] rolls = 0: the rolls to keep before teaching, 1 to 200"),
+    ('taught = "NOTES"', "15", "is there and is not a taught-reader file: teaching writes no file over it"),
+])
+def test_bad_settings_for_teaching_are_one_line_and_change_nothing(tmp_path, monkeypatch, capsys, table, teach, words):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"not": "a taught file"}')
+    settings = table_settings(tmp_path, str(REPO / "calibration_images" / "sessions" / "dice-blackjack"), 15,
+                              table.replace("NOTES", str(notes)))
+    settings.write_text(settings.read_text().replace("rolls = 15", f"rolls = {teach}"))
+    before = settings.read_bytes()
+    assert words in refused(capsys, ["teach", "dice", "--config", str(settings)])
+    assert settings.read_bytes() == before and notes.read_text() == '{"not": "a taught file"}'
+    assert not (tmp_path / "home").exists()
+
+
+def test_a_teaching_folder_that_is_no_teaching_folder_is_refused_before_anything_opens(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "labels.json").write_text("oops")
+    settings = table_settings(tmp_path, str(REPO / "calibration_images" / "sessions" / "dice-blackjack"), 15)
+    err = refused(capsys, ["teach", "dice", "--config", str(settings), "--into", str(folder)])
+    assert f"{folder / 'labels.json'}: not a labels.json" in err and "--into" in err
+    assert (folder / "labels.json").read_text() == "oops" and not (folder / "images").exists()
+
+
+def test_a_die_kept_with_a_value_it_cannot_show_keeps_nothing(tmp_path):
+    folder = tmp_path / "teach-dice"
+    with pytest.raises(TableError, match="7 is no die's value: a die shows 1 to 6; nothing was kept"):
+        keep_example(folder, "x.jpg", lambda path: path.write_bytes(b"jpeg"), ((0.0, 0.0, 9.0, 9.0),), (7,))
+    assert not folder.exists()
+
+
+# --- the settings file --------------------------------------------------------------------------------------------
+
+def test_setting_the_taught_file_edits_only_that_line(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('# mine\n[table]\ngame = "dicey21"  # the house game\ntaught = "old.json"\n\n[camera]\n'
+                    'source = "webcam"\n')
+    assert set_taught(path, tmp_path / "new.json") == path
+    assert path.read_text() == (f'# mine\n[table]\ngame = "dicey21"  # the house game\ntaught = "{tmp_path}/new.json"'
+                                '\n\n[camera]\nsource = "webcam"\n')
+    bare = tmp_path / "bare.toml"
+    bare.write_text('[camera]\nsource = "webcam"\n')
+    set_taught(bare, "/home/pi/taught-dice.json")
+    assert load_config(bare).table.taught == "/home/pi/taught-dice.json" and load_config(bare).camera.source == "webcam"
+    dotted = tmp_path / "dotted.toml"
+    dotted.write_text('table.game = "dicey21"\n')
+    with pytest.raises(ConfigError, match="set it by hand"):
+        set_taught(dotted, "/home/pi/taught-dice.json")
+    assert dotted.read_text() == 'table.game = "dicey21"\n'
+
+
+# --- correcting a round from its results screen -------------------------------------------------------------------
+
+BANKROLLS = {"ann": 100, "bob": 100, HOUSE: 0}
+
+
+@pytest.fixture
+def buttons():
+    factory = MockFactory()
+    gpio = GpioConfig(enabled=True, bounce_time=None, hold_time=0.05)
+    controls = open_controls(gpio, pin_factory=factory)
+    yield controls, factory.pin(gpio.shake), factory.pin(gpio.next)
+    controls.close()
+    factory.reset()
+
+
+def at_results(tmp_path, controls=None, corrections=True):
+    """A Dicey 21 round played to its results, its dice read (6, 5, 4), recorded."""
+    camera = ScriptedCamera()
+    recorder = SessionWriter(tmp_path / "session", Manifest("dicey21", ("ann", "bob")))
+    appliance = Appliance(Table(Driver("dicey21", ("ann", "bob"), bet=10), Ledger.open(BANKROLLS, (HOUSE,))), camera,
+                          ScriptedSettle(camera), dice_reader((6, 5, 4)), recorder=recorder, controls=controls,
+                          corrections=Corrections({"dice": tmp_path / "teach-dice"}) if corrections else None)
+    appliance.tick(presses=["shake"])
+    appliance.tick(typed=["10h"])
+    appliance.tick(typed=["9s"])
+    while appliance.table.driver.phase == "decide":
+        appliance.tick(presses=["confirm"])
+    appliance.tick(presses=["shake"])
+    camera.script = ["rolling"] * 3 + ["hand"]
+    for _ in range(6):
+        view, _ = appliance.tick()
+    assert view.screen == "results"
+    return appliance, view, recorder
+
+
+def test_holding_next_on_the_results_screen_corrects_the_dice_and_keeps_them_for_teaching(tmp_path, buttons):
+    controls, shake, next_ = buttons
+    appliance, view, recorder = at_results(tmp_path, controls)
+    assert "Read wrong? Hold NEXT" in view.prompt.message
+    settled = appliance.table.ledger.as_dict()
+    next_.drive_low()
+    time.sleep(0.1)
+    next_.drive_high()
+    appliance.tick()
+    assert appliance.correction is not None and appliance.table.driver.phase == "results"
+    screen = appliance.correction_screen()
+    assert screen.labels == ("6", "5", "4") and screen.selected == 0 and screen.title == "ROUND 1 - CORRECT THE DICE"
+    next_.drive_low()
+    next_.drive_high()
+    for _ in range(5):  # 5, 6, no die, 1, 2, 3
+        shake.drive_low()
+        shake.drive_high()
+    appliance.tick()
+    assert appliance.correction.check.values == (6, 3, 4)
+    next_.drive_low()
+    time.sleep(0.1)
+    next_.drive_high()
+    view, _ = appliance.tick()
+    assert appliance.correction is None and view.screen == "results"
+    folder = tmp_path / "teach-dice"
+    labels = load_labels(folder)
+    (name, entry), = labels.items()
+    assert [d["value"] for d in entry["dice"]] == [6, 3, 4]
+    assert entry["dice"][1]["box"] == [20.0, 15.0, 30.0, 25.0]
+    assert cv2.imread(str(folder / "images" / name)).shape == (48, 64, 3)
+    assert f"Kept for teaching in {folder}" in view.prompt.message and "Hold NEXT" not in view.prompt.message
+    assert appliance.table.ledger.as_dict() == settled, "the round stays as it was settled"
+    next_.drive_low()
+    next_.drive_high()
+    appliance.tick()
+    assert appliance.table.driver.phase == "bets", "NEXT then goes on to the next round as ever"
+    recorder.close()
+    notes = [e.data for e in SessionReader(tmp_path / "session").of_kind("note")]
+    assert any(f"kept for teaching as {folder / 'images' / name}" in note for note in notes)
+
+
+def test_a_touch_on_the_results_screen_opens_the_correction_and_cancel_keeps_nothing(tmp_path):
+    appliance, _, _ = at_results(tmp_path)
+    appliance.tick(touched=["screen"])
+    assert appliance.correction is not None
+    appliance.tick(touched=["die:2"])
+    appliance.tick(touched=["die:2"])
+    assert appliance.correction.check.values == (6, 5, 5) and appliance.correction.check.selected == 2
+    appliance.tick(touched=["skip"])
+    assert appliance.correction is None and not (tmp_path / "teach-dice").exists()
+    appliance.tick(touched=["screen"])
+    appliance.tick(typed=["x 2 2"])
+    appliance.tick(touched=["keep"])
+    (entry,) = load_labels(tmp_path / "teach-dice").values()
+    assert [d["value"] for d in entry["dice"]] == [2, 2]
+
+
+def test_without_corrections_a_hold_on_the_results_screen_goes_on_as_before(tmp_path):
+    appliance, view, _ = at_results(tmp_path, corrections=False)
+    assert "Read wrong" not in view.prompt.message
+    appliance.tick(presses=["confirm"])
+    assert appliance.correction is None and appliance.table.driver.phase == "bets"
+
+
+def test_a_corrected_d10_read_is_kept_under_its_kind_and_taught_from(tmp_path):
+    read = TableRead(d10=(D10(7, (20.0, 20.0), (10.0, 10.0, 30.0, 30.0), 0.9),
+                          D10(0, (60.0, 20.0), (50.0, 10.0, 70.0, 30.0), 0.9)))
+    check = RollCheck.of_read("d10", read).next().cycle().cycle().cycle()  # the 0 was a 3
+    corrections = Corrections({"d10": tmp_path / "teach-d10"})
+    folder, name = corrections.keep(Correction(check, np.full((48, 96, 3), 120, np.uint8), 2), check.confirm()[1])
+    assert folder == tmp_path / "teach-d10" and name.startswith("round2-")
+    (example,) = examples_from_folder("d10", folder)
+    assert [value for value, _ in example.dice] == [7, 3] and example.frame.shape == (48, 96, 3)
