@@ -5,9 +5,12 @@ typefaces. Real decks draw their indices, pips and court frames their own way, s
 lays out the art of GNOME Aisleriot's card themes (Debian's gnome-cards-data: scans and
 redrawings of printed decks such as Dondorf, Bellot, Paris and several Anglo-American
 ones) on the renderer's tables, photographs them with camera_look (uneven light,
-shadows, tilt, blur, noise, JPEG) and scores `read_cards` on them as `tabletop21 eval`
-scores a labelled folder. The art is read from the installed package at run time:
-none of it is in the repository, and none of it was ever used to train.
+shadows, tilt, blur, noise, JPEG) and scores `read_cards` (or, with --net, the learned
+`read_cards_net`) on them as `tabletop21 eval` scores a labelled folder. The art is read
+from the installed package at run time: none of it is in the repository. The
+hand-built reader never trained on it; the learned one (tools/card_net) trains on the
+themes not in tools.card_net.faces.HELD_OUT, so score it on those:
+`--net --decks anglo_modern,bellot,paris,neoclassical_4_color,tigullio`.
 
     sudo apt-get install gnome-cards-data librsvg2-bin
     python -m tools.real_decks [--scenes 10] [--seed 0] [--fans] [--decks anglo,paris]
@@ -129,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the scenes' seed (the same for every deck)")
     parser.add_argument("--fans", action="store_true", help="fans of three to five instead of three loose cards")
     parser.add_argument("--decks", help=f"comma-separated themes (default: {', '.join(DECKS)})")
+    parser.add_argument("--net", action="store_true", help="score the learned card reader (vision.cards.net)")
+    parser.add_argument("--config", help="with --net: a card_net.json other than the shipped one")
     args = parser.parse_args(argv)
     if not THEMES.is_dir() or shutil.which("rsvg-convert") is None:
         print(f"no deck art: {THEMES} or rsvg-convert is missing "
@@ -138,6 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     if missing := [d for d in decks if not (THEMES / f"{d}.svgz").is_file()]:
         parser.error(f"no such theme in {THEMES}: {', '.join(missing)}")
     cv2.setNumThreads(1)
+    reader = read_cards
+    if args.net:
+        from vision.cards.net import read_cards_net
+
+        def reader(frame, calibration=None):
+            return read_cards_net(frame, calibration, args.config)
     totals: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -145,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             faces = deck_faces(deck, cut_sheet(load_sheet(THEMES / f"{deck}.svgz", work)))
             folder = work / deck
             write_set(folder, deck, scenes(faces, args.scenes, args.seed, args.fans))
-            cards = summary(evaluate(folder, read_cards))["kinds"]["cards"]
+            cards = summary(evaluate(folder, reader))["kinds"]["cards"]
             print(_line(deck, cards), flush=True)
             for key in ("labelled", "found", "value_right", "unreadable", "phantoms"):
                 totals[key] = totals.get(key, 0) + cards[key]

@@ -78,6 +78,14 @@ def read_dominoes_learned(frame_bgr: np.ndarray, calibration: Calibration | None
     return read_dominoes_net(frame_bgr, calibration)
 
 
+def read_cards_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The learned card reader (vision.cards.net, ONNX): not the default, see
+    docs/vision-cards-d10.md for its figures."""
+    from vision.cards.net import read_cards_net
+
+    return read_cards_net(frame_bgr, calibration)
+
+
 def taught_reader(taught: Taught) -> Reader:
     """The learned d6 or d10 reader with the owner's teaching (vision.teach), in place of
     the shipped reader of `taught.kind` ("dice" or "d10"). It reads the whole frame (no
@@ -93,7 +101,7 @@ def taught_reader(taught: Taught) -> Reader:
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
 # Readers to choose by name in place of a shipped one (`read --kinds`, `eval --dice-net`).
 OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned, "d10-net": read_d10_learned,
-                                    "dominoes-net": read_dominoes_learned}
+                                    "dominoes-net": read_dominoes_learned, "cards-net": read_cards_learned}
 
 
 def merge(reads: list[TableRead]) -> TableRead:

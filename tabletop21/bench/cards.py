@@ -1,4 +1,4 @@
-"""Speed of the card and d10 readers (the hand-built d10 reader and the learned one) on one core, as the Pi runs them (`tabletop21 bench
+"""Speed of the card and d10 readers (the hand-built ones and the learned ones) on one core, as the Pi runs them (`tabletop21 bench
 cards`). Prints per-image CPU milliseconds, mean and worst, on the committed fixtures
 (frames full of the reader's own objects) and on the real d6 photos when present (frames
 where it must find nothing, which is most of what it sees during a dice game), and
@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.cards import read_cards
+from vision.cards.net import read_cards_net
 from vision.d10 import read_d10
 from vision.d10.net import read_d10_net
 from vision.image_io import load_bgr
@@ -54,7 +55,8 @@ def run(args=None) -> None:
             print(f"{label}: none found in {folder}")
             continue
         frames = frames[::4] if label == "real d10 photos" else frames
-        for name, reader in (("read_cards", read_cards), ("read_d10", read_d10), ("read_d10_net", read_d10_net)):
+        for name, reader in (("read_cards", read_cards), ("read_cards_net", read_cards_net), ("read_d10", read_d10),
+                             ("read_d10_net", read_d10_net)):
             _print(name, label, per_image_cpu_ms(reader, frames, repeat), frames, repeat)
         if label == "card fixtures":
             big = [cv2.resize(f, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC) for f in frames]

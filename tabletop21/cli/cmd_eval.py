@@ -37,6 +37,8 @@ def register(subparsers) -> None:
                         help="score the learned d10 reader (ONNX; docs/vision-cards-d10.md) in place of the shipped one")
     parser.add_argument("--dominoes-net", action="store_true",
                         help="score the learned domino reader (ONNX; docs/vision-dominoes.md) in place of the shipped one")
+    parser.add_argument("--cards-net", action="store_true",
+                        help="score the learned card reader (ONNX; docs/vision-cards-d10.md) in place of the shipped one")
     parser.add_argument("--taught", metavar="FILE",
                         help="score the dice (or d10) with this taught reader (`tabletop21 teach`) in place of the shipped one")
     parser.add_argument("--dice-model", metavar="FILE", action="append",
@@ -94,6 +96,8 @@ def run(args) -> int:
         chosen["d10"] = OTHER_READERS["d10-net"]
     if args.dominoes_net and "dominoes" in chosen:
         chosen["dominoes"] = OTHER_READERS["dominoes-net"]
+    if args.cards_net and "cards" in chosen:
+        chosen["cards"] = OTHER_READERS["cards-net"]
     if args.taught:
         from tabletop21.taught import load_taught
         from vision.read import taught_reader

@@ -1,0 +1,238 @@
+"""The learned card reader: two small networks trained by tools/card_net on card faces
+of many printed designs laid out on real table photos (docs/vision-cards-d10.md, "The
+learned card reader").
+
+A card is read from its corner index, the rank with the suit under it, which a card
+shows even where the card above hides the rest of it. The detector (the d6 reader's
+CenterNet-style network) finds every index: a centre heatmap at stride 4 on the frame
+letterboxed to a square, with the index's height and its "down" direction (rank to
+suit). Each index is cut out turned upright and read by the index classifier: a rank
+(or "no index here": a card's middle, a back, a die, a chip, an index upside down) and
+a suit.
+
+An index is read only when rank and suit are both sure (`face.threshold` in
+card_net.json); a found index that is not sure is Unreadable with its reason. A card's
+place, box and angle come from its index and the shape of a card (`geometry`: where a
+card's middle lies from its index, in index heights). The indices of one card in its
+opposite corners (or all four) are one card: two reads of the same rank and suit
+placed as two corners of one card are merged (`_corners_of_one_card`), and two different reads of one card
+(its two corners facing opposite ways with the same middle) are refused. Face-down
+cards are not reported. Both networks are ONNX files in vision/models/, run with
+onnxruntime on one thread (vision.dice_net.load_nets).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from table.reads import Card, TableRead, Unreadable
+from table.rules.cards import RANKS
+from vision import dice_net
+from vision.calibration import Calibration, boxes_in_play, checked_frame
+
+CONFIG = dice_net.MODELS / "card_net.json"
+SUITS = "CDHS"
+RANK_CLASSES = 1 + len(RANKS)  # class 0: no index
+
+
+def index_crop(frame: np.ndarray, centre, down, height: float, out: int, scale: float) -> np.ndarray:
+    """An out x out crop of an index turned upright (its `down` along the crop's +y),
+    `scale` index heights on a side. The classifier is trained on these cuts."""
+    d = np.asarray(down, np.float64)
+    d = d / max(float(np.hypot(*d)), 1e-6)
+    r = np.array([d[1], -d[0]])
+    s = max(height, 2.0) * scale / out
+    c = np.asarray(centre, np.float64)
+    m = np.array([[r[0] * s, d[0] * s, c[0] - out / 2 * s * (r[0] + d[0])],
+                  [r[1] * s, d[1] * s, c[1] - out / 2 * s * (r[1] + d[1])]], np.float32)
+    return cv2.warpAffine(frame, m, (out, out), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def detect(frame: np.ndarray, nets, threshold: float) -> list[dict]:
+    """The detector's indices in a checked frame at `threshold` or more: centre, height,
+    down and score, in frame pixels."""
+    det = nets.cfg["detector"]
+    size, stride = int(det["input"]), int(det["stride"])
+    h, w = frame.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    canvas = np.full((size, size, 3), int(nets.cfg.get("pad_value", 114)), np.uint8)
+    canvas[:nh, :nw] = small
+    out = nets.det.run(None, {nets.det_in: canvas.transpose(2, 0, 1)[None].astype(np.float32)})[0][0]
+    heat = np.ascontiguousarray(out[0])
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[: int(det.get("max_indices", 96))]
+    gh, gw = heat.shape
+    found: list[dict] = []
+    for y, x in zip(ys[order], xs[order]):
+        y0, y1, x0, x1 = max(0, y - 1), min(gh, y + 2), max(0, x - 1), min(gw, x + 2)
+        patch = heat[y0:y1, x0:x1]
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        cy = ((yy * patch).sum() / patch.sum() + 0.5) * stride / scale
+        cx = ((xx * patch).sum() / patch.sum() + 0.5) * stride / scale
+        if not (0 <= cx < w and 0 <= cy < h):
+            continue  # in the letterbox padding
+        height = float(np.exp(np.clip(out[1, y, x], -2, 6))) * stride / scale
+        d = out[2:4, y, x].astype(np.float64)
+        d = d / max(float(np.hypot(*d)), 1e-6)
+        if any(math.hypot(cx - k["centre"][0], cy - k["centre"][1]) < 0.4 * k["height"] for k in found):
+            continue  # one index, one find
+        found.append({"centre": (float(cx), float(cy)), "height": height, "down": (float(d[0]), float(d[1])),
+                      "score": float(heat[y, x])})
+    return found
+
+
+def classify(frame: np.ndarray, found: list[dict], nets) -> None:
+    """Each find's rank probabilities (`ranks`, class 0 no index) and suit probabilities."""
+    if not found:
+        return
+    face = nets.cfg["face"]
+    size, scale = int(face["input"]), float(face["crop_scale"])
+    crops = np.stack([index_crop(frame, f["centre"], f["down"], f["height"], size, scale) for f in found])
+    probs = nets.face.run(None, {nets.face_in: np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))})[0]
+    for f, p in zip(found, probs.astype(float)):
+        f["ranks"], f["suits"] = p[:RANK_CLASSES], p[RANK_CLASSES:]
+
+
+def card_place(centre, down, height: float, geometry: dict, frame_wh) -> tuple[tuple[float, float], tuple, float]:
+    """(centre, box, angle) of the card an index at `centre` facing `down` belongs to,
+    from the card shape in `geometry` (in index heights)."""
+    d = np.asarray(down, np.float64)
+    r = np.array([d[1], -d[0]])
+    c = np.asarray(centre, np.float64) + (d * geometry["centre_down"] + r * geometry["centre_right"]) * height
+    return _placed(c, d, height, geometry, frame_wh)
+
+
+def _placed(c: np.ndarray, d: np.ndarray, height: float, geometry: dict, frame_wh):
+    r = np.array([d[1], -d[0]])
+    half_l, half_s = geometry["long"] * height / 2, geometry["short"] * height / 2
+    corners = np.array([c + sl * half_l * d + ss * half_s * r for sl in (-1, 1) for ss in (-1, 1)])
+    w, h = frame_wh
+    x0, y0 = np.clip(corners.min(0), 0, [w, h])
+    x1, y1 = np.clip(corners.max(0), 0, [w, h])
+    cx, cy = float(np.clip(c[0], 0, w - 1)), float(np.clip(c[1], 0, h - 1))
+    box = (float(min(x0, cx)), float(min(y0, cy)), float(max(x1, cx + 1e-3)), float(max(y1, cy + 1e-3)))
+    angle = float(np.degrees(np.arctan2(-d[0], d[1])) % 180)
+    return (cx, cy), box, angle
+
+
+def _corners_of_one_card(a: dict, b: dict, geometry: dict) -> bool:
+    """Whether two indices (of one rank and suit) can be two corners of one card: facing
+    opposite ways within a card's length of each other, or facing the same way side by
+    side along the card's top edge as far apart as the two top corners' indices of a
+    deck printed with four. (A six-deck shoe holds six of a card: two alike in a dealt
+    hand lie side by side too, but nearer, and are two cards.)"""
+    h = max(a["height"], b["height"])
+    off = np.asarray(b["centre"], np.float64) - np.asarray(a["centre"], np.float64)
+    facing = float(np.dot(a["down"], b["down"]))
+    if facing < -0.7:  # opposite corners: a card's diagonal apart at most (decks with small indices are long)
+        return float(np.hypot(*off)) <= 1.3 * math.hypot(geometry["long"], geometry["short"]) * h
+    if facing > 0.7:
+        d = np.asarray(a["down"], np.float64)
+        along_d, along_r = abs(float(np.dot(off, d))), abs(float(np.dot(off, [d[1], -d[0]])))
+        top_edge = 2 * geometry["centre_right"]  # the card's middle lies half-way between them
+        return along_d <= 0.5 * h and 0.6 * top_edge * h <= along_r <= 1.4 * top_edge * h
+    return False
+
+
+def _twins(a: dict, b: dict, geometry: dict) -> bool:
+    """Whether index b lies where the card of index a prints its second index: a's
+    place turned half round about that card's middle, facing the other way. (In a fan
+    the cards' far corners gather near the hand's pivot, so only a close fit counts.)"""
+    if float(np.dot(a["down"], b["down"])) >= -0.9:
+        return False
+    d = np.asarray(a["down"], np.float64)
+    r = np.array([d[1], -d[0]])
+    middle = np.asarray(a["centre"]) + (d * geometry["centre_down"] + r * geometry["centre_right"]) * a["height"]
+    twin = 2 * middle - np.asarray(a["centre"])
+    return float(np.hypot(*(twin - np.asarray(b["centre"])))) < 0.35 * max(a["height"], b["height"])
+
+
+def decide(found: list[dict], cfg: dict, frame_wh) -> tuple[list[Card], list[Unreadable]]:
+    """Cards and refusals from classified indices (see the module's doc)."""
+    face, geometry = cfg["face"], cfg["geometry"]
+    threshold, not_index = float(face["threshold"]), float(face["not_index_threshold"])
+    sure = float(cfg["detector"]["sure_index"])
+    reads, unsure = [], []
+    for f in found:
+        if f["ranks"][0] >= not_index:
+            continue
+        k = int(np.argmax(f["ranks"][1:])) + 1
+        s = int(np.argmax(f["suits"]))
+        pr, ps = float(f["ranks"][k]), float(f["suits"][s])
+        f["card"] = (RANKS[k - 1], SUITS[s])
+        f["confidence"] = min(pr, ps)
+        if pr >= threshold and ps >= threshold:
+            reads.append(f)
+        elif f["score"] >= sure:
+            f["reason"] = (f"cannot read this card's corner for sure ({RANKS[k - 1]}: {pr:.2f}, suit "
+                           f"{SUITS[s]}: {ps:.2f}); move it into clear view")
+            unsure.append(f)
+    groups: list[list[dict]] = []
+    for f in sorted(reads, key=lambda f: -f["confidence"]):
+        for g in groups:
+            if g[0]["card"] == f["card"] and any(_corners_of_one_card(f, o, geometry) for o in g):
+                g.append(f)
+                break
+        else:
+            groups.append([f])
+    cards: list[Card] = []
+    placed: list[tuple[Card, np.ndarray, float, list[dict]]] = []
+    for g in groups:
+        best = g[0]
+        opposite = [o for o in g[1:] if np.dot(best["down"], o["down"]) < -0.7]
+        beside = [o for o in g[1:] if np.dot(best["down"], o["down"]) > 0.7]
+        if opposite:  # two opposite corners: the card's middle is half-way between them
+            o = opposite[0]
+            c = (np.asarray(best["centre"]) + np.asarray(o["centre"])) / 2
+            centre, box, angle = _placed(c, np.asarray(best["down"], np.float64), best["height"], geometry, frame_wh)
+        else:
+            # the top-left index of the two along the top edge places the card
+            first = min([best, *beside], key=lambda f: float(np.dot(f["centre"], [f["down"][1], -f["down"][0]])))
+            centre, box, angle = card_place(first["centre"], first["down"], first["height"], geometry, frame_wh)
+        card = Card(best["card"][0], best["card"][1], centre, box, angle, round(best["confidence"], 3))
+        placed.append((card, np.asarray(centre), best["height"], g))
+    # two different reads of one card: an index of one where the other's opposite
+    # corner would show its twin, facing the other way
+    clash: set[int] = set()
+    for i, (_, _, _, ga) in enumerate(placed):
+        for j in range(i + 1, len(placed)):
+            if any(_twins(a, b, geometry) for a in ga for b in placed[j][3]):
+                clash.update((i, j))
+    refusals: list[Unreadable] = []
+    for i, (card, *_) in enumerate(placed):
+        if i in clash:
+            refusals.append(Unreadable("card", card.center, "this card's two corners read differently; "
+                                       "move it into clear view", card.box))
+        else:
+            cards.append(card)
+    for f in unsure:  # a corner not sure of, of a card read from another corner, is no refusal
+        centre, box, _ = card_place(f["centre"], f["down"], f["height"], geometry, frame_wh)
+        if any(c.box[0] <= f["centre"][0] <= c.box[2] and c.box[1] <= f["centre"][1] <= c.box[3] for c in cards):
+            continue
+        refusals.append(Unreadable("card", centre, f["reason"], box))
+    return cards, refusals
+
+
+def read_cards_net(frame_bgr: np.ndarray, calibration: Calibration | None = None,
+                   config: Path | str | None = None) -> TableRead:
+    """Read the face-up cards in a BGR frame with the shipped networks (or those of
+    `config`, a card_net.json with its ONNX files beside it). Fills `cards` and
+    `unreadable` (kind "card"). With a calibration, only what lies in its play area is
+    reported, and a card across its edge is refused. Anything but an image is a
+    ValueError (vision.image_io.NotAnImage)."""
+    frame = checked_frame(frame_bgr, calibration, min_side=32)
+    nets = dice_net.load_nets(config or CONFIG)
+    found = detect(frame, nets, float(nets.cfg["detector"]["threshold"]))
+    classify(frame, found, nets)
+    h, w = frame.shape[:2]
+    cards, refusals = decide(found, nets.cfg, (w, h))
+    kept, refused = boxes_in_play(calibration, cards, refusals, "card", "the card")
+    return TableRead(cards=tuple(kept), unreadable=tuple(refused))
