@@ -60,12 +60,14 @@ def reader_kinds(game_id: str, typed_kinds: tuple[PieceKind, ...]) -> tuple[str,
     return tuple(piece.reader for piece in game(game_id).pieces if piece not in typed_kinds)
 
 
-def table_reader(kinds: tuple[str, ...], calibration=None, taught=None) -> Callable[[np.ndarray], TableRead]:
-    """The readers of these kinds on one calibration; with a taught reader
-    (vision.teach), that one reads its kind (dice or d10)."""
-    from vision.read import READERS, read_table, taught_reader
+def table_reader(kinds: tuple[str, ...], calibration=None, taught=None,
+                 learned: tuple[str, ...] = ()) -> Callable[[np.ndarray], TableRead]:
+    """The readers of these kinds on one calibration; the kinds in `learned` read by
+    their learned reader ("<kind>-net"); with a taught reader (vision.teach), that one
+    reads its kind (dice or d10)."""
+    from vision.read import OTHER_READERS, READERS, read_table, taught_reader
 
-    chosen = {kind: READERS[kind] for kind in kinds}
+    chosen = {kind: OTHER_READERS[f"{kind}-net"] if kind in learned else READERS[kind] for kind in kinds}
     if taught is not None and taught.kind in chosen:
         chosen[taught.kind] = taught_reader(taught)
     return lambda image: read_table(image, calibration, readers=chosen)

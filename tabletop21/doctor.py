@@ -124,6 +124,27 @@ def check_taught(config: ApplianceConfig) -> Finding:
                    f"({on.get('dice')} dice) of {on.get('folder', 'a folder')}, for models {taught.model}")
 
 
+def check_learned(config: ApplianceConfig) -> Finding:
+    """Which kinds `run` reads with a learned reader in place of the shipped one, and
+    whether those readers' networks load."""
+    kinds = config.table.learned
+    if not kinds:
+        return Finding("learned readers", True, "none: the shipped readers read every piece",
+                       'to read cards with the learned card reader: [table] learned = ["cards"]')
+    import numpy as np
+
+    from vision.read import OTHER_READERS
+
+    blank = np.zeros((64, 64, 3), np.uint8)
+    for kind in kinds:
+        try:
+            OTHER_READERS[f"{kind}-net"](blank, None)
+        except Exception as err:  # noqa: BLE001 - a broken install says anything; doctor reports it
+            return Finding("learned readers", False, f"the learned {kind} reader does not load: {err}",
+                           "reinstall tabletop21, or take the kind out of [table] learned")
+    return Finding("learned readers", True, f"{', '.join(kinds)} read by the learned reader")
+
+
 def check_store(config: ApplianceConfig) -> Finding:
     """The bankroll file checked as `run` checks it at every open (SQLite's integrity
     check, the books balanced, the seal), without writing to it or beside it: what

@@ -142,7 +142,11 @@ def session_readers(reader: SessionReader) -> Callable[[np.ndarray], TableRead]:
     calibration = settings.get("calibration")
     if not (calibration is None or isinstance(calibration, Calibration)):
         raise CorruptRecord(f"{reader.folder}: the manifest's calibration is not a calibration")
-    return table_reader(tuple(kinds), calibration, _session_taught(reader, settings.get("taught")))
+    learned = settings.get("learned") or []  # a session recorded before the setting read with none
+    if not isinstance(learned, list) or not all(isinstance(kind, str) and kind in kinds for kind in learned):
+        raise CorruptRecord(f"{reader.folder}: the manifest's learned readers {learned!r} are not among its "
+                            f"readers {', '.join(kinds)}")
+    return table_reader(tuple(kinds), calibration, _session_taught(reader, settings.get("taught")), tuple(learned))
 
 
 def _session_taught(reader: SessionReader, named: object):

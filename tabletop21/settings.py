@@ -42,6 +42,9 @@ class TableConfig:
     # A taught dice reader (`tabletop21 teach dice DIR -o FILE`) read in place of the
     # shipped one; empty: the shipped reader.
     taught: str = ""
+    # Kinds read by their learned reader (vision.read.OTHER_READERS "<kind>-net") in place
+    # of the shipped one, e.g. ["cards"]: docs/vision-cards-d10.md for the figures.
+    learned: tuple[str, ...] = ()
 
 
 # [camera] sources whose frames are the size the settings ask for; a recorded
@@ -212,6 +215,7 @@ def _section(default: Any, given: dict, name: str) -> Any:
     return replace(default, **given)
 
 
+LEARNED_KINDS = ("dice", "d10", "dominoes", "cards")  # kinds with a learned reader ("<kind>-net")
 MOST_CHIPS = 10**9  # a seat's starting chips: room to win for years without reaching SQLite's 2**63
 
 
@@ -251,6 +255,9 @@ def _validated(config: ApplianceConfig, path: str | Path) -> ApplianceConfig:
     if config.table.keep_sessions_mb < 0:
         raise ConfigError(f"[table] keep_sessions_mb = {config.table.keep_sessions_mb}: MiB of recordings to keep, "
                           "0 (keep every one) or more")
+    if bad := [kind for kind in config.table.learned if kind not in LEARNED_KINDS]:
+        raise ConfigError(f"[table] learned: {', '.join(map(repr, bad))} has no learned reader; "
+                          f"choose from {', '.join(LEARNED_KINDS)}")
     if config.table.chips < 1 or config.table.bet < 1:
         raise ConfigError("[table] chips and bet must be at least 1")
     try:  # the bankroll file's own check: `doctor` passed what `run` then refused

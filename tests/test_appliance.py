@@ -423,3 +423,35 @@ def test_the_bankroll_history_stays_bounded_over_a_long_night():
         appliance._round_finished(finished)
     assert len(appliance.table.history["ann"]) == HISTORY_ROUNDS
     assert appliance.table.history["ann"][-1] == BANKROLLS["ann"] + HISTORY_ROUNDS + 50
+
+
+def test_a_manifest_naming_learned_readers_it_did_not_read_with_is_refused_in_words(tmp_path):
+    play_recorded_round(tmp_path / "session")
+    path = tmp_path / "session" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["settings"]["learned"] = ["cards"]  # the session read dice only
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(CorruptRecord, match=r"the manifest's learned readers \['cards'\] are not among its readers"):
+        replay_session(tmp_path / "session", check=True)
+
+
+def test_a_session_read_with_the_learned_dice_reader_is_checked_with_it(tmp_path, monkeypatch):
+    from vision.read import OTHER_READERS
+
+    play_recorded_round(tmp_path / "session")
+    path = tmp_path / "session" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["settings"]["learned"] = ["dice"]
+    path.write_text(json.dumps(manifest))
+    used = []
+
+    def spy(frame, calibration=None):
+        used.append(frame.shape)
+        return TableRead()
+
+    monkeypatch.setitem(OTHER_READERS, "dice-net", spy)
+    try:
+        replay_session(tmp_path / "session", check=True)
+    except CorruptRecord:
+        pass  # reading nothing where the shipped reader read dice may well be told
+    assert used  # the recorded frames went to the learned reader

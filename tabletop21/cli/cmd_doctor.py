@@ -23,6 +23,7 @@ def run(args) -> int:
         doctor.check_display(config),
         doctor.check_calibration(config, camera.frame_size),
         doctor.check_taught(config),
+        doctor.check_learned(config),
         doctor.check_store(config),
     ]
     for finding in findings:

@@ -155,11 +155,11 @@ def _run(args, config, calibration, taught, display, opened: ExitStack) -> int:
         "bet": config.table.bet, "typed_kinds": list(typed), "dealt_kinds": list(dealt),
         "bankrolls": ledger.as_dict(),
         "driver": reopened.driver, "readers": list(kinds), "calibration": calibration,
-        "taught": taught[1] if taught else None},
+        "taught": taught[1] if taught else None, "learned": [kind for kind in config.table.learned if kind in kinds]},
         versions={"tabletop21": _version()}, created=started.isoformat(timespec="seconds")))
     opened.callback(recorder.close)
     appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(calibration),
-                          table_reader(kinds, calibration, taught[0] if taught else None), store=store, recorder=recorder,
+                          table_reader(kinds, calibration, taught[0] if taught else None, config.table.learned), store=store, recorder=recorder,
                           controls=controls, advisor=config.display.advisor,
                           notice=" ".join([*store.notices, reopened.notice]).strip(), corrections=Corrections())
     lines = typed_lines()
