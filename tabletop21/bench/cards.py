@@ -3,10 +3,14 @@ cards`). Prints per-image CPU milliseconds, mean and worst, on the committed fix
 (frames full of the reader's own objects) and on the real d6 photos when present (frames
 where it must find nothing, which is most of what it sees during a dice game), and
 read_cards on the card fixtures enlarged twice (the size a 1280-pixel camera frame
-shows cards at, read at the working size: vision.cards.working_size)."""
+shows cards at, read at the working size: vision.cards.working_size), and the process's
+peak memory at the end."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -61,6 +65,30 @@ def run(args=None) -> None:
         if label == "card fixtures":
             big = [cv2.resize(f, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC) for f in frames]
             _print("read_cards", label + " enlarged twice", per_image_cpu_ms(read_cards, big, repeat), big, repeat)
+    print(f"peak memory with every reader loaded, one 640x640 frame read by each: {readers_peak_mb():.0f} MB "
+          "(max RSS of a fresh process)")
+
+
+PEAK_SCRIPT = """
+import resource, cv2, numpy as np
+from vision.read import OTHER_READERS, READERS
+cv2.setNumThreads(1)
+frame = cv2.imread({path!r}) if {path!r} else None
+frame = cv2.resize(frame, (640, 640)) if frame is not None else np.full((640, 640, 3), 90, np.uint8)
+for reader in list(READERS.values()) + list(OTHER_READERS.values()):
+    reader(frame, None)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def readers_peak_mb() -> float:
+    """Peak memory of a fresh process that loads every reader (shipped and learned) and
+    reads one card fixture with each: what the Pi holds with all of them loaded."""
+    fixtures = sorted(SETS["card fixtures"].glob("*.jpg"))
+    script = PEAK_SCRIPT.format(path=str(fixtures[0]) if fixtures else "")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={**os.environ, "OMP_NUM_THREADS": "1"})
+    return int(out.stdout.split()[-1]) / 1024
 
 
 if __name__ == "__main__":

@@ -23,8 +23,11 @@ from tools.card_net import compose, faces
 from tools.dice_net.data import DEFAULT_DATA
 from tools.domino_net.compose import DEFAULT_CACHE, all_tables
 
-HEIGHTS = {"0.5x": (40.0, 60.0), "1x": (85.0, 115.0), "2x": (170.0, 230.0), "3x": (250.0, 300.0)}
-SIZE = 448
+# name -> (a card's long side in px, the picture's side): "@896" is the same camera height
+# seen by a camera of twice the resolution (the detector sees it shrunk to 448, the
+# classifier cuts its crops from the sharper picture).
+HEIGHTS = {"0.5x": ((40.0, 60.0), 448), "0.5x@896": ((80.0, 120.0), 896), "1x": ((85.0, 115.0), 448),
+           "1x@896": ((170.0, 230.0), 896), "2x": ((170.0, 230.0), 448), "3x": ((250.0, 300.0), 448)}
 
 
 def _inside(quad: np.ndarray, p, grow: float = 1.15) -> bool:
@@ -107,12 +110,13 @@ def main(argv=None) -> dict:
     if a.sweep:
         return sweep(a, designs, tabs)
     results = {}
-    for name, long_range in HEIGHTS.items():
+    for name, (long_range, size) in HEIGHTS.items():
         rng = np.random.default_rng(a.seed)
         totals: dict[str, int] = {}
         for _ in range(a.scenes):
             cards: list[dict] = []
-            img, indices = compose.scene(rng, SIZE, tabs, designs, long_range=long_range, cards=cards)
+            img, indices = compose.scene(rng, size, tabs, designs, long_range=long_range, cards=cards,
+                                         frame_side=size)
             for k, v in score_scene(reader(img), cards, indices).items():
                 totals[k] = totals.get(k, 0) + v
         results[name] = totals
@@ -133,16 +137,17 @@ def sweep(a, designs, tabs) -> dict:
 
     nets = dice_net.load_nets(a.config or net.CONFIG)
     results: dict[float, dict[str, int]] = {t: {} for t in SWEEP}
-    for long_range in HEIGHTS.values():
+    for long_range, size in HEIGHTS.values():
         rng = np.random.default_rng(a.seed)
         for _ in range(a.scenes):
             cards: list[dict] = []
-            img, indices = compose.scene(rng, SIZE, tabs, designs, long_range=long_range, cards=cards)
+            img, indices = compose.scene(rng, size, tabs, designs, long_range=long_range, cards=cards,
+                                         frame_side=size)
             found = net.detect(img, nets, float(nets.cfg["detector"]["threshold"]))
             net.classify(img, found, nets)
             for t in SWEEP:
                 cfg = {**nets.cfg, "face": {**nets.cfg["face"], "threshold": t}}
-                got, refused = net.decide([dict(f) for f in found], cfg, (SIZE, SIZE))
+                got, refused = net.decide([dict(f) for f in found], cfg, (size, size))
                 for k, v in score_scene(TableRead(cards=tuple(got), unreadable=tuple(refused)), cards, indices).items():
                     results[t][k] = results[t].get(k, 0) + v
     for t, totals in results.items():

@@ -8,7 +8,11 @@
   a chip, an index upside down) and the suit.
 
     python -m tools.card_net.train --part det --out runs/cardnet --steps 2500
-    python -m tools.card_net.train --part index --out runs/cardnet --steps 4000 [--resume]
+    python -m tools.card_net.train --part index --out runs/cardnet --steps 2500 [--resume]
+    python -m tools.card_net.train --part index --out runs/cardnet2 --init runs/cardnet/index.pt \
+        --negatives runs/cardnet/mined.npz --lr 1.5e-3 --steps 3000 --seed 1     # fine-tuning
+
+The shipped recipe, step by step: docs/vision-cards-d10.md, "The learned card reader".
 
 Designs in tools.card_net.faces.HELD_OUT are never drawn. Fixed seed, one thread, a
 checkpoint every --ckpt-every steps (runs/<out>/<part>_last.pt), the weights at the end
@@ -113,10 +117,10 @@ def det_targets(indices: list[compose.Index], size: int):
     return heat, reg, mask, ignore
 
 
-def det_batch(rng, n, size, tabs, designs):
+def det_batch(rng, n, size, tabs, designs, long_range=compose.LONG_RANGE):
     imgs, hs, rs, ms, igs = [], [], [], [], []
     for _ in range(n):
-        img, indices = compose.scene(rng, size, tabs, designs)
+        img, indices = compose.scene(rng, size, tabs, designs, long_range=long_range)
         h, r, m, ig = det_targets(indices, size)
         imgs.append(img)
         hs.append(h)
@@ -206,6 +210,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ckpt-every", type=int, default=100)
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--long-range", type=float, nargs=2, default=compose.LONG_RANGE, metavar=("LO", "HI"),
+                    help="det: a card's long side in px at the 448 px run-time frame")
     ap.add_argument("--init", type=Path, help="start from these weights (a fine-tuning run)")
     ap.add_argument("--negatives", type=Path, help="index: no-index crops mined from real photos (tools.card_net.mine)")
     ap.add_argument("--neg-share", type=float, default=0.25, help="share of each batch taken from --negatives")
@@ -219,7 +225,7 @@ def main(argv=None):
     about = a.out / "about.json"
     info = json.loads(about.read_text()) if about.exists() else {}
     info.update({"kind": "cards", f"{a.part}_steps": a.steps, "seed": a.seed, "held_out": sorted(held),
-                 f"{a.part}_init": str(a.init or ""), f"{a.part}_negatives": str(a.negatives or ""),
+                 f"{a.part}_init": str(a.init or ""), f"{a.part}_long_range": list(a.long_range), f"{a.part}_negatives": str(a.negatives or ""),
                  "designs": sorted(designs), "geometry": faces.card_geometry(designs)})
     about.write_text(json.dumps(info, indent=1))
     torch.manual_seed(a.seed)
@@ -237,7 +243,7 @@ def main(argv=None):
     avg: list[float] | None = None
     while step < a.steps:
         if a.part == "det":
-            x, heat, reg, mask, ignore = det_batch(rng, batch, a.size, tabs, designs)
+            x, heat, reg, mask, ignore = det_batch(rng, batch, a.size, tabs, designs, tuple(a.long_range))
             parts = det_loss(model(x), heat, reg, mask, ignore)
         else:
             x, ranks, suits = index_batch(rng, batch, tabs, designs, mined, a.neg_share)
