@@ -48,6 +48,39 @@ def load_nets(config_path: Path | str | None = None) -> _Nets:
     return nets
 
 
+def run_letterboxed(frame: np.ndarray, nets: _Nets) -> tuple[np.ndarray, float]:
+    """The detector's output (channels x H/stride x W/stride) for a checked frame fitted
+    into its square input (letterboxed with the config's pad value), and the scale
+    from frame to input pixels. The learned domino and card readers detect so."""
+    size = int(nets.cfg["detector"]["input"])
+    h, w = frame.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    canvas = np.full((size, size, 3), int(nets.cfg.get("pad_value", 114)), np.uint8)
+    canvas[:nh, :nw] = small
+    return nets.det.run(None, {nets.det_in: canvas.transpose(2, 0, 1)[None].astype(np.float32)})[0][0], scale
+
+
+def heat_peaks(heat: np.ndarray, threshold: float, most: int) -> list[tuple[int, int]]:
+    """(y, x) of the heatmap's local maxima at `threshold` or more, strongest first, at most `most`."""
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[:most]
+    return [(int(y), int(x)) for y, x in zip(ys[order], xs[order])]
+
+
+def peak_centre(heat: np.ndarray, y: int, x: int, stride: int, scale: float) -> tuple[float, float]:
+    """A peak's centre in frame pixels, to a fraction of a cell: the heat-weighted mean
+    over the 3x3 round it."""
+    gh, gw = heat.shape
+    y0, y1, x0, x1 = max(0, y - 1), min(gh, y + 2), max(0, x - 1), min(gw, x + 2)
+    patch = heat[y0:y1, x0:x1]
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    return (float(((xx * patch).sum() / patch.sum() + 0.5) * stride / scale),
+            float(((yy * patch).sum() / patch.sum() + 0.5) * stride / scale))
+
+
 def _check_frame(frame) -> np.ndarray:
     if not isinstance(frame, np.ndarray):
         raise TypeError(f"read_dice_net wants an image as a numpy array, not {type(frame).__name__}")

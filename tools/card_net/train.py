@@ -41,7 +41,7 @@ from table.rules.cards import RANKS
 from tools.card_net import compose, faces
 from tools.dice_net.ckpt import lr_at, resume, save, take_step
 from tools.dice_net.data import DEFAULT_DATA
-from tools.dice_net.models import Detector, Face
+from tools.dice_net.models import Detector, DetectorExport, Face  # noqa: F401  (export's, as the d6 one: heat through a sigmoid)
 from tools.domino_net.compose import DEFAULT_CACHE, all_tables
 
 STRIDE = 4
@@ -64,18 +64,6 @@ def detector() -> Detector:
 
 def classifier() -> Face:
     return Face((24, 48, 64, 96), RANK_CLASSES + len(SUITS))
-
-
-class DetectorExport(nn.Module):
-    """uint8-range BGR in; heat through a sigmoid, log height, the down direction."""
-
-    def __init__(self, det: nn.Module):
-        super().__init__()
-        self.det = det
-
-    def forward(self, x):
-        y = self.det(x / 255.0 - 0.5)
-        return torch.cat([torch.sigmoid(y[:, :1]), y[:, 1:]], 1)
 
 
 class ClassifierExport(nn.Module):

@@ -57,26 +57,13 @@ def detect(frame: np.ndarray, nets, threshold: float) -> list[dict]:
     """The detector's indices in a checked frame at `threshold` or more: centre, height,
     down and score, in frame pixels."""
     det = nets.cfg["detector"]
-    size, stride = int(det["input"]), int(det["stride"])
+    stride = int(det["stride"])
     h, w = frame.shape[:2]
-    scale = size / max(h, w)
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    canvas = np.full((size, size, 3), int(nets.cfg.get("pad_value", 114)), np.uint8)
-    canvas[:nh, :nw] = small
-    out = nets.det.run(None, {nets.det_in: canvas.transpose(2, 0, 1)[None].astype(np.float32)})[0][0]
+    out, scale = dice_net.run_letterboxed(frame, nets)
     heat = np.ascontiguousarray(out[0])
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
-    ys, xs = np.nonzero(peaks)
-    order = np.argsort(-heat[ys, xs])[: int(det.get("max_indices", 96))]
-    gh, gw = heat.shape
     found: list[dict] = []
-    for y, x in zip(ys[order], xs[order]):
-        y0, y1, x0, x1 = max(0, y - 1), min(gh, y + 2), max(0, x - 1), min(gw, x + 2)
-        patch = heat[y0:y1, x0:x1]
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        cy = ((yy * patch).sum() / patch.sum() + 0.5) * stride / scale
-        cx = ((xx * patch).sum() / patch.sum() + 0.5) * stride / scale
+    for y, x in dice_net.heat_peaks(heat, threshold, int(det.get("max_indices", 96))):
+        cx, cy = dice_net.peak_centre(heat, y, x, stride, scale)
         if not (0 <= cx < w and 0 <= cy < h):
             continue  # in the letterbox padding
         height = float(np.exp(np.clip(out[1, y, x], -2, 6))) * stride / scale

@@ -44,18 +44,10 @@ def _peaks(out: np.ndarray, kind: int, threshold: float, scale: float, stride: i
            frame_wh: tuple[int, int], most: int) -> list[dict]:
     """Peaks of heatmap `kind` at `threshold` or more: centre, w, h, box, score in frame px."""
     heat = np.ascontiguousarray(out[kind])
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
-    ys, xs = np.nonzero(peaks)
-    order = np.argsort(-heat[ys, xs])[:most]
     w, h = frame_wh
-    gh, gw = heat.shape
     found: list[dict] = []
-    for y, x in zip(ys[order], xs[order]):
-        y0, y1, x0, x1 = max(0, y - 1), min(gh, y + 2), max(0, x - 1), min(gw, x + 2)
-        patch = heat[y0:y1, x0:x1]
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        cy = ((yy * patch).sum() / patch.sum() + 0.5) * stride / scale
-        cx = ((xx * patch).sum() / patch.sum() + 0.5) * stride / scale
+    for y, x in dice_net.heat_peaks(heat, threshold, most):
+        cx, cy = dice_net.peak_centre(heat, y, x, stride, scale)
         bw = float(np.exp(np.clip(out[2 + 2 * kind, y, x], -3, 6))) * stride / scale
         bh = float(np.exp(np.clip(out[3 + 2 * kind, y, x], -3, 6))) * stride / scale
         if not (0 <= cx < w and 0 <= cy < h):
@@ -74,14 +66,9 @@ def candidates(frame: np.ndarray, config: Path | str | None = None) -> tuple[lis
     nets = dice_net.load_nets(config or CONFIG)
     cfg = nets.cfg
     det = cfg["detector"]
-    size, stride = int(det["input"]), int(det["stride"])
+    stride = int(det["stride"])
     h, w = frame.shape[:2]
-    scale = size / max(h, w)
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    canvas = np.full((size, size, 3), int(cfg.get("pad_value", 114)), np.uint8)
-    canvas[:nh, :nw] = small
-    out = nets.det.run(None, {nets.det_in: canvas.transpose(2, 0, 1)[None].astype(np.float32)})[0][0]
+    out, scale = dice_net.run_letterboxed(frame, nets)
     most = int(det.get("max_tiles", 48))
     halves = _peaks(out, HALF, float(det["half_threshold"]), scale, stride, (w, h), 2 * most)
     tiles = _peaks(out, TILE, float(det["tile_threshold"]), scale, stride, (w, h), most)
