@@ -15,8 +15,9 @@ card_net.json); a found index that is not sure is Unreadable with its reason. A 
 place, box and angle come from its index and the shape of a card (`geometry`: where a
 card's middle lies from its index, in index heights). The indices of one card in its
 opposite corners (or all four) are one card: two reads of the same rank and suit
-placed as two corners of one card are merged (`_corners_of_one_card`), and two different reads of one card
-(its two corners facing opposite ways with the same middle) are refused. Face-down
+placed as two corners of one card are merged (`_corners_of_one_card`), and two
+different reads of one card (an index just where another card's opposite corner would
+show its twin, `_twins`) are refused. Face-down
 cards are not reported. Both networks are ONNX files in vision/models/, run with
 onnxruntime on one thread (vision.dice_net.load_nets).
 """
@@ -26,7 +27,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from table.reads import Card, TableRead, Unreadable
@@ -42,15 +42,22 @@ RANK_CLASSES = 1 + len(RANKS)  # class 0: no index
 def index_crop(frame: np.ndarray, centre, down, height: float, out: int, scale: float) -> np.ndarray:
     """An out x out crop of an index turned upright (its `down` along the crop's +y),
     `scale` index heights on a side. The classifier is trained on these cuts."""
+    return dice_net.turned_crop(frame, centre, _right(down), max(height, 2.0) * scale, out)
+
+
+def _right(down) -> np.ndarray:
+    """The card's "right" at an index facing `down`: down turned a quarter anticlockwise
+    (in the frame, whose y runs down), unit length."""
     d = np.asarray(down, np.float64)
     d = d / max(float(np.hypot(*d)), 1e-6)
-    r = np.array([d[1], -d[0]])
-    s = max(height, 2.0) * scale / out
-    c = np.asarray(centre, np.float64)
-    m = np.array([[r[0] * s, d[0] * s, c[0] - out / 2 * s * (r[0] + d[0])],
-                  [r[1] * s, d[1] * s, c[1] - out / 2 * s * (r[1] + d[1])]], np.float32)
-    return cv2.warpAffine(frame, m, (out, out), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return np.array([d[1], -d[0]])
+
+
+def _middle(centre, down, height: float, geometry: dict) -> np.ndarray:
+    """Where the middle of the card an index belongs to lies (`geometry`: in index heights)."""
+    d = np.asarray(down, np.float64)
+    return np.asarray(centre, np.float64) + (d * geometry["centre_down"]
+                                             + _right(d) * geometry["centre_right"]) * height
 
 
 def detect(frame: np.ndarray, nets, threshold: float) -> list[dict]:
@@ -91,14 +98,11 @@ def classify(frame: np.ndarray, found: list[dict], nets) -> None:
 def card_place(centre, down, height: float, geometry: dict, frame_wh) -> tuple[tuple[float, float], tuple, float]:
     """(centre, box, angle) of the card an index at `centre` facing `down` belongs to,
     from the card shape in `geometry` (in index heights)."""
-    d = np.asarray(down, np.float64)
-    r = np.array([d[1], -d[0]])
-    c = np.asarray(centre, np.float64) + (d * geometry["centre_down"] + r * geometry["centre_right"]) * height
-    return _placed(c, d, height, geometry, frame_wh)
+    return _placed(_middle(centre, down, height, geometry), np.asarray(down, np.float64), height, geometry, frame_wh)
 
 
 def _placed(c: np.ndarray, d: np.ndarray, height: float, geometry: dict, frame_wh):
-    r = np.array([d[1], -d[0]])
+    r = _right(d)
     half_l, half_s = geometry["long"] * height / 2, geometry["short"] * height / 2
     corners = np.array([c + sl * half_l * d + ss * half_s * r for sl in (-1, 1) for ss in (-1, 1)])
     w, h = frame_wh
@@ -112,7 +116,7 @@ def _placed(c: np.ndarray, d: np.ndarray, height: float, geometry: dict, frame_w
 
 def _corners_of_one_card(a: dict, b: dict, geometry: dict) -> bool:
     """Whether two indices (of one rank and suit) can be two corners of one card: facing
-    opposite ways within a card's length of each other, or facing the same way side by
+    opposite ways at most a card's diagonal and a third apart, or facing the same way side by
     side along the card's top edge as far apart as the two top corners' indices of a
     deck printed with four. (A six-deck shoe holds six of a card: two alike in a dealt
     hand lie side by side too, but nearer, and are two cards.)"""
@@ -122,8 +126,8 @@ def _corners_of_one_card(a: dict, b: dict, geometry: dict) -> bool:
     if facing < -0.7:  # opposite corners: a card's diagonal apart at most (decks with small indices are long)
         return float(np.hypot(*off)) <= 1.3 * math.hypot(geometry["long"], geometry["short"]) * h
     if facing > 0.7:
-        d = np.asarray(a["down"], np.float64)
-        along_d, along_r = abs(float(np.dot(off, d))), abs(float(np.dot(off, [d[1], -d[0]])))
+        along_d = abs(float(np.dot(off, a["down"])))
+        along_r = abs(float(np.dot(off, _right(a["down"]))))
         top_edge = 2 * geometry["centre_right"]  # the card's middle lies half-way between them
         return along_d <= 0.5 * h and 0.6 * top_edge * h <= along_r <= 1.4 * top_edge * h
     return False
@@ -135,10 +139,7 @@ def _twins(a: dict, b: dict, geometry: dict) -> bool:
     the cards' far corners gather near the hand's pivot, so only a close fit counts.)"""
     if float(np.dot(a["down"], b["down"])) >= -0.9:
         return False
-    d = np.asarray(a["down"], np.float64)
-    r = np.array([d[1], -d[0]])
-    middle = np.asarray(a["centre"]) + (d * geometry["centre_down"] + r * geometry["centre_right"]) * a["height"]
-    twin = 2 * middle - np.asarray(a["centre"])
+    twin = 2 * _middle(a["centre"], a["down"], a["height"], geometry) - np.asarray(a["centre"])
     return float(np.hypot(*(twin - np.asarray(b["centre"])))) < 0.35 * max(a["height"], b["height"])
 
 
@@ -171,7 +172,7 @@ def decide(found: list[dict], cfg: dict, frame_wh) -> tuple[list[Card], list[Unr
         else:
             groups.append([f])
     cards: list[Card] = []
-    placed: list[tuple[Card, np.ndarray, float, list[dict]]] = []
+    placed: list[tuple[Card, list[dict]]] = []  # each card with the indices it was read from
     for g in groups:
         best = g[0]
         opposite = [o for o in g[1:] if np.dot(best["down"], o["down"]) < -0.7]
@@ -182,19 +183,19 @@ def decide(found: list[dict], cfg: dict, frame_wh) -> tuple[list[Card], list[Unr
             centre, box, angle = _placed(c, np.asarray(best["down"], np.float64), best["height"], geometry, frame_wh)
         else:
             # the top-left index of the two along the top edge places the card
-            first = min([best, *beside], key=lambda f: float(np.dot(f["centre"], [f["down"][1], -f["down"][0]])))
+            first = min([best, *beside], key=lambda f: float(np.dot(f["centre"], _right(f["down"]))))
             centre, box, angle = card_place(first["centre"], first["down"], first["height"], geometry, frame_wh)
         card = Card(best["card"][0], best["card"][1], centre, box, angle, round(best["confidence"], 3))
-        placed.append((card, np.asarray(centre), best["height"], g))
+        placed.append((card, g))
     # two different reads of one card: an index of one where the other's opposite
     # corner would show its twin, facing the other way
     clash: set[int] = set()
-    for i, (_, _, _, ga) in enumerate(placed):
+    for i, (_, ga) in enumerate(placed):
         for j in range(i + 1, len(placed)):
-            if any(_twins(a, b, geometry) for a in ga for b in placed[j][3]):
+            if any(_twins(a, b, geometry) for a in ga for b in placed[j][1]):
                 clash.update((i, j))
     refusals: list[Unreadable] = []
-    for i, (card, *_) in enumerate(placed):
+    for i, (card, _) in enumerate(placed):
         if i in clash:
             refusals.append(Unreadable("card", card.center, "this card's two corners read differently; "
                                        "move it into clear view", card.box))

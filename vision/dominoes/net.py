@@ -28,7 +28,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from table.reads import Domino, TableRead, Unreadable
@@ -130,14 +129,8 @@ def half_crop(frame: np.ndarray, centre, partner, out: int, scale: float) -> np.
     """An out x out crop of the half at `centre` whose other half lies at `partner`,
     turned so that the other half lies to the right: its side is the two centres'
     distance (a half's side) times `scale`. The half classifier is trained on these."""
-    c, q = np.asarray(centre, np.float64), np.asarray(partner, np.float64)
-    v = q - c
-    side = max(float(np.hypot(*v)), 2.0) * scale
-    ux, uy = v / max(float(np.hypot(*v)), 1e-6) * side / out  # crop x axis, in frame px per crop px
-    # crop (u, w) -> frame c + (u - out/2) * (ux, uy) + (w - out/2) * (-uy, ux)
-    m = np.array([[ux, -uy, c[0] - out / 2 * (ux - uy)], [uy, ux, c[1] - out / 2 * (uy + ux)]], np.float32)
-    return cv2.warpAffine(frame, m, (out, out), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_REPLICATE)
+    v = np.asarray(partner, np.float64) - np.asarray(centre, np.float64)
+    return dice_net.turned_crop(frame, centre, v, max(float(np.hypot(*v)), 2.0) * scale, out)
 
 
 def classify_options(frame: np.ndarray, halves: list[dict], options: list[tuple[float, int, int, int]],
