@@ -3,8 +3,8 @@ cards`). Prints per-image CPU milliseconds, mean and worst, on the committed fix
 (frames full of the reader's own objects) and on the real d6 photos when present (frames
 where it must find nothing, which is most of what it sees during a dice game), and
 read_cards on the card fixtures enlarged twice (the size a 1280-pixel camera frame
-shows cards at, read at the working size: vision.cards.working_size), and the process's
-peak memory at the end."""
+shows cards at, read at the working size: vision.cards.working_size), and the peak memory of a fresh process with every reader
+loaded (`readers_peak_mb`)."""
 
 from __future__ import annotations
 

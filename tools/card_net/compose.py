@@ -27,7 +27,6 @@ from tools.dice_net.data import photometric
 from tools.domino_net.compose import _pick
 from tools.render import cards as render_cards
 from tools.render.dominoes import tilt_homography
-from vision.cards.net import index_crop  # noqa: F401  (the cut the reader makes)
 
 LONG_RANGE = (40.0, 240.0)  # a card's long side in px, in a frame shown to the detector at 448
 FRAME_SIDE = 448

@@ -151,7 +151,7 @@ def sweep(a, designs, tabs) -> dict:
                 for k, v in score_scene(TableRead(cards=tuple(got), unreadable=tuple(refused)), cards, indices).items():
                     results[t][k] = results[t].get(k, 0) + v
     for t, totals in results.items():
-        read = totals["right"] + totals["wrong"] + totals["rank_right"] - totals["right"]
+        read = totals["rank_right"] + totals["wrong"]  # rank_right holds the rank-and-suit right ones
         print(line(f"{t:.2f}", totals) + f"; wrong of read {100 * (read - totals['right']) / max(read, 1):.2f}%")
     return results
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import torch
 
-from tools.card_net.train import CROP, CROP_SCALE, STRIDE, ClassifierExport, DetectorExport, classifier, detector
+from tools.card_net.train import CROP, CROP_SCALE, STRIDE, ClassifierExport, classifier, detector
 from tools.dice_net.data import PAD_VALUE
+from tools.dice_net.models import DetectorExport
 
 INPUT = 448  # the run-time letterbox
 DEFAULTS = {"threshold": 0.3, "sure_index": 0.5, "face_threshold": 0.9, "not_index_threshold": 0.5}

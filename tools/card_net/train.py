@@ -3,7 +3,7 @@
 - the index detector: the d6 reader's CenterNet-style network (tools.dice_net.models)
   with four output channels at stride 4: the heatmap of corner-index centres, the log
   of the index block's height / 4, and the index's "down" direction (x, y);
-- the index classifier: a crop of each index turned upright (compose.index_crop), two
+- the index classifier: a crop of each index turned upright (vision.cards.net.index_crop), two
   heads: the rank (class 0: no index here: bare table, a card's middle, a back, a die,
   a chip, an index upside down) and the suit.
 
@@ -41,8 +41,9 @@ from table.rules.cards import RANKS
 from tools.card_net import compose, faces
 from tools.dice_net.ckpt import lr_at, resume, save, take_step
 from tools.dice_net.data import DEFAULT_DATA
-from tools.dice_net.models import Detector, DetectorExport, Face  # noqa: F401  (export's, as the d6 one: heat through a sigmoid)
+from tools.dice_net.models import Detector, Face, headed_detector
 from tools.domino_net.compose import DEFAULT_CACHE, all_tables
+from vision.cards.net import index_crop
 
 STRIDE = 4
 CHANNELS = 4  # heat, log(height / 4), down x, down y
@@ -52,14 +53,7 @@ RANK_CLASSES = 1 + len(RANKS)  # 0: no index
 
 
 def detector() -> Detector:
-    det = Detector()
-    last = det.head[-1]
-    assert isinstance(last, nn.Conv2d)
-    det.head[-1] = nn.Conv2d(last.in_channels, CHANNELS, 1)
-    nn.init.constant_(det.head[-1].bias, 0.0)
-    with torch.no_grad():
-        det.head[-1].bias[0] = -4.0
-    return det
+    return headed_detector(CHANNELS, heatmaps=1)
 
 
 def classifier() -> Face:
@@ -147,21 +141,21 @@ def index_samples(rng, tabs, designs, size: int = 512):
         if ix_.shown:
             for _ in range(2):  # two cuts of each index, each as a detector might place it
                 c, d, h = _jitter(rng, ix_.centre, ix_.down, ix_.height)
-                out.append((compose.index_crop(img, c, d, h, CROP, CROP_SCALE), 1 + RANKS.index(ix_.rank),
+                out.append((index_crop(img, c, d, h, CROP, CROP_SCALE), 1 + RANKS.index(ix_.rank),
                             SUITS.index(ix_.suit)))
             if rng.random() < 0.5:  # the same index upside down: no index read this way
                 c, d, h = _jitter(rng, ix_.centre, -ix_.down, ix_.height)
-                out.append((compose.index_crop(img, c, d, h, CROP, CROP_SCALE), 0, -1))
+                out.append((index_crop(img, c, d, h, CROP, CROP_SCALE), 0, -1))
             if rng.random() < 0.3:  # half an index off: the crop is not on it
                 shift = ix_.down * ix_.height * rng.choice([-1, 1]) * rng.uniform(0.45, 0.8)
-                out.append((compose.index_crop(img, ix_.centre + shift, ix_.down, ix_.height, CROP, CROP_SCALE), 0, -1))
+                out.append((index_crop(img, ix_.centre + shift, ix_.down, ix_.height, CROP, CROP_SCALE), 0, -1))
     for _ in range(max(3, len(out) // 3)):  # anywhere else
         h = float(heights[int(rng.integers(len(heights)))]) * math.exp(rng.uniform(-0.3, 0.3))
         c = rng.uniform(0, size, 2)
         if any(np.hypot(*(c - i.centre)) < 0.7 * i.height for i in indices if i.shown or i.unclear):
             continue
         a = rng.uniform(0, 2 * math.pi)
-        out.append((compose.index_crop(img, c, (math.cos(a), math.sin(a)), h, CROP, CROP_SCALE), 0, -1))
+        out.append((index_crop(img, c, (math.cos(a), math.sin(a)), h, CROP, CROP_SCALE), 0, -1))
     return out
 
 

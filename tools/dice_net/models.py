@@ -44,14 +44,31 @@ class Detector(nn.Module):
         return self.head(y4)
 
 
+def headed_detector(channels: int, heatmaps: int) -> Detector:
+    """A Detector whose last layer gives `channels` outputs, the first `heatmaps` of them
+    heatmaps started low (rare positives), the rest regressions started at 0: the
+    domino and card detectors."""
+    det = Detector()
+    last = det.head[-1]
+    assert isinstance(last, nn.Conv2d)
+    det.head[-1] = nn.Conv2d(last.in_channels, channels, 1)
+    nn.init.constant_(det.head[-1].bias, 0.0)
+    with torch.no_grad():
+        det.head[-1].bias[:heatmaps] = -4.0
+    return det
+
+
 class DetectorExport(nn.Module):
-    def __init__(self, det):
+    """uint8-range BGR in; the first `heatmaps` channels through a sigmoid, the rest as they are."""
+
+    def __init__(self, det, heatmaps: int = 1):
         super().__init__()
         self.det = det
+        self.heatmaps = heatmaps
 
     def forward(self, x):  # x: N x 3 x H x W uint8-range float BGR
         y = self.det(x / 255.0 - 0.5)
-        return torch.cat([torch.sigmoid(y[:, :1]), y[:, 1:]], 1)
+        return torch.cat([torch.sigmoid(y[:, :self.heatmaps]), y[:, self.heatmaps:]], 1)
 
 
 class Face(nn.Module):

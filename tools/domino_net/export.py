@@ -16,9 +16,9 @@ from pathlib import Path
 import torch
 
 from tools.dice_net.data import PAD_VALUE
-from tools.dice_net.models import Face, FaceExport
+from tools.dice_net.models import DetectorExport, Face, FaceExport
 from tools.dice_net.train_det import INPUT, STRIDE
-from tools.domino_net.train_det import DetectorExport, detector
+from tools.domino_net.train_det import detector
 from tools.domino_net.train_half import CLASSES
 
 DEFAULTS = {"half_threshold": 0.3, "tile_threshold": 0.3, "sure_tile": 0.6, "threshold": 0.9,
@@ -35,7 +35,7 @@ def write_onnx(run: Path, dest: Path) -> dict:
     half.load_state_dict(st["model"])
     half.eval()
     size = int(st["size"])
-    torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / "domino_detector.onnx"),
+    torch.onnx.export(DetectorExport(det, heatmaps=2), torch.zeros(1, 3, INPUT, INPUT), str(dest / "domino_detector.onnx"),
                       input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False,
                       dynamic_axes={"image": {2: "h", 3: "w"}, "heat_size": {2: "gh", 3: "gw"}})
     torch.onnx.export(FaceExport(half), torch.zeros(2, 3, size, size), str(dest / "domino_half.onnx"),

@@ -24,11 +24,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-from torch import nn
 
 from tools.dice_net.ckpt import lr_at, resume, save, take_step
 from tools.dice_net.data import DEFAULT_DATA
-from tools.dice_net.models import Detector
+from tools.dice_net.models import Detector, headed_detector
 from tools.dice_net.train_det import det_loss, targets
 from tools.domino_net.compose import DEFAULT_CACHE, all_tables, det_sample
 
@@ -37,26 +36,7 @@ CHANNELS = 6
 
 def detector() -> Detector:
     """A tools.dice_net Detector whose last layer gives the six channels above."""
-    det = Detector()
-    last = det.head[-1]
-    assert isinstance(last, nn.Conv2d)
-    det.head[-1] = nn.Conv2d(last.in_channels, CHANNELS, 1)
-    nn.init.constant_(det.head[-1].bias, 0.0)
-    with torch.no_grad():
-        det.head[-1].bias[:2] = -4.0  # rare positives: start both heatmaps low
-    return det
-
-
-class DetectorExport(nn.Module):
-    """uint8-range BGR in; the two heatmaps through a sigmoid, the sizes as they are."""
-
-    def __init__(self, det: nn.Module):
-        super().__init__()
-        self.det = det
-
-    def forward(self, x):
-        y = self.det(x / 255.0 - 0.5)
-        return torch.cat([torch.sigmoid(y[:, :2]), y[:, 2:]], 1)
+    return headed_detector(CHANNELS, heatmaps=2)
 
 
 def batch(rng: np.random.Generator, n: int, size: int, tabs) -> tuple[torch.Tensor, ...]:
