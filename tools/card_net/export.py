@@ -9,7 +9,6 @@ below; the card geometry is the one the run measured on its training designs."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import torch
 
 from tools.card_net.train import CROP, CROP_SCALE, STRIDE, ClassifierExport, classifier, detector
 from tools.dice_net.data import PAD_VALUE
+from tools.dice_net.export import export_cli, run_about
 from tools.dice_net.models import DetectorExport
 
 INPUT = 448  # the run-time letterbox
@@ -50,7 +50,7 @@ def export(run: Path, dest: Path, last: bool = False) -> Path:
     cfg_path = dest / "card_net.json"
     old = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
     od, of = old.get("detector", {}), old.get("face", {})
-    about = json.loads((run / "about.json").read_text()) if (run / "about.json").exists() else {}
+    about = run_about(run)
     cfg = {
         "detector": {"file": "card_detector.onnx", "input": INPUT, "stride": STRIDE,
                      "threshold": od.get("threshold", DEFAULTS["threshold"]),
@@ -68,12 +68,7 @@ def export(run: Path, dest: Path, last: bool = False) -> Path:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--run", type=Path, required=True)
-    ap.add_argument("--dest", type=Path)
-    ap.add_argument("--last", action="store_true", help="the runs' last checkpoints (a run still going)")
-    a = ap.parse_args(argv)
-    print(export(a.run, a.dest or a.run / "onnx", a.last))
+    export_cli(export, argv, last=True)
 
 
 if __name__ == "__main__":

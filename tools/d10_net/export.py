@@ -8,7 +8,6 @@ tools.d10_net.evaluate --choose sets them from the held-out folds."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import torch
 
 from tools.d10_net.train_face import CLASSES
 from tools.dice_net.data import PAD_VALUE
-from tools.dice_net.export import write_onnx
+from tools.dice_net.export import export_cli, run_about, write_onnx
 from tools.dice_net.models import Detector, Face
 from tools.dice_net.train_det import INPUT, STRIDE
 
@@ -43,7 +42,7 @@ def export(run: Path, dest: Path) -> Path:
                  "not_die_threshold": old.get("face", {}).get("not_die_threshold", 0.5),
                  "sure_d10": old.get("face", {}).get("sure_d10", 0.9)},
         "pad_value": PAD_VALUE,
-        "trained": json.loads((run / "about.json").read_text()) if (run / "about.json").exists() else {},
+        "trained": run_about(run),
         "calibration": old.get("calibration", {}),
     }
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
@@ -51,11 +50,7 @@ def export(run: Path, dest: Path) -> Path:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--run", type=Path, required=True)
-    ap.add_argument("--dest", type=Path)
-    a = ap.parse_args(argv)
-    print(export(a.run, a.dest or a.run / "onnx"))
+    export_cli(export, argv)
 
 
 if __name__ == "__main__":

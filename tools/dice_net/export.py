@@ -52,19 +52,34 @@ def export(run: Path, dest: Path) -> Path:
                  "threshold": old.get("face", {}).get("threshold", 0.9),
                  "not_die_threshold": old.get("face", {}).get("not_die_threshold", 0.5)},
         "pad_value": PAD_VALUE,
-        "trained": json.loads((run / "about.json").read_text()) if (run / "about.json").exists() else {},
+        "trained": run_about(run),
         "calibration": old.get("calibration", {}),
     }
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
     return cfg_path
 
 
-def main(argv=None):
+def run_about(run: Path) -> dict:
+    """What a run's trainers wrote of it (about.json), {} without one."""
+    return json.loads((run / "about.json").read_text()) if (run / "about.json").exists() else {}
+
+
+def export_cli(export, argv=None, last: bool = False) -> None:
+    """Every export script's command line: --run RUN [--dest DIR] (default RUN/onnx),
+    printing the config written; with `last`, --last too (the run's last checkpoints,
+    for a run still going), passed on to `export`."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", type=Path, required=True)
     ap.add_argument("--dest", type=Path)
+    if last:
+        ap.add_argument("--last", action="store_true", help="the runs' last checkpoints (a run still going)")
     a = ap.parse_args(argv)
-    print(export(a.run, a.dest or a.run / "onnx"))
+    dest = a.dest or a.run / "onnx"
+    print(export(a.run, dest, a.last) if last else export(a.run, dest))
+
+
+def main(argv=None):
+    export_cli(export, argv)
 
 
 if __name__ == "__main__":

@@ -9,13 +9,13 @@ defaults below (chosen on rendered held-out looks: docs/vision-dominoes.md)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import torch
 
 from tools.dice_net.data import PAD_VALUE
+from tools.dice_net.export import export_cli, run_about
 from tools.dice_net.models import DetectorExport, Face, FaceExport
 from tools.dice_net.train_det import INPUT, STRIDE
 from tools.domino_net.train_det import detector
@@ -60,7 +60,7 @@ def export(run: Path, dest: Path) -> Path:
                  "threshold": of.get("threshold", DEFAULTS["threshold"]),
                  "not_half_threshold": of.get("not_half_threshold", DEFAULTS["not_half_threshold"])},
         "pad_value": PAD_VALUE,
-        "trained": json.loads((run / "about.json").read_text()) if (run / "about.json").exists() else {},
+        "trained": run_about(run),
         "measured": old.get("measured", {}),
     }
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
@@ -68,11 +68,7 @@ def export(run: Path, dest: Path) -> Path:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--run", type=Path, required=True)
-    ap.add_argument("--dest", type=Path)
-    a = ap.parse_args(argv)
-    print(export(a.run, a.dest or a.run / "onnx"))
+    export_cli(export, argv)
 
 
 if __name__ == "__main__":
