@@ -48,16 +48,25 @@ def load_nets(config_path: Path | str | None = None) -> _Nets:
     return nets
 
 
-def run_letterboxed(frame: np.ndarray, nets: _Nets) -> tuple[np.ndarray, float]:
+def run_letterboxed(frame: np.ndarray, nets: _Nets, enlarge: float = 1.0) -> tuple[np.ndarray, float]:
     """The detector's output (channels x H/stride x W/stride) for a checked frame fitted
     into its square input (letterboxed with the config's pad value), and the scale
-    from frame to input pixels. The learned domino and card readers detect so."""
+    from frame to input pixels. The learned domino and card readers detect so.
+
+    `enlarge` other than 1 scales the frame by that much more and runs the detector on
+    a canvas of the scaled frame's own size (a multiple of 16; the detectors take any
+    input size): a taught reader uses it to show the detector the owner's pieces at the
+    size it knows best."""
     size = int(nets.cfg["detector"]["input"])
     h, w = frame.shape[:2]
-    scale = size / max(h, w)
+    scale = size / max(h, w) * enlarge
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    canvas = np.full((size, size, 3), int(nets.cfg.get("pad_value", 114)), np.uint8)
+    if enlarge == 1.0:
+        ch = cw = size
+    else:
+        ch, cw = (max(32, -(-n // 16) * 16) for n in (nh, nw))
+    canvas = np.full((ch, cw, 3), int(nets.cfg.get("pad_value", 114)), np.uint8)
     canvas[:nh, :nw] = small
     return nets.det.run(None, {nets.det_in: canvas.transpose(2, 0, 1)[None].astype(np.float32)})[0][0], scale
 
@@ -125,20 +134,9 @@ def detect(frame: np.ndarray, nets: _Nets, threshold: float, enlarge: float = 1.
     frame's own size (a multiple of 16): a taught reader uses it to show the detector the
     owner's dice at the size it knows best."""
     cfg = nets.cfg
-    size = int(cfg["detector"]["input"])
     stride = int(cfg["detector"]["stride"])
     h, w = frame.shape[:2]
-    scale = size / max(h, w) * enlarge
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    if enlarge == 1.0:
-        ch = cw = size
-    else:
-        ch, cw = (max(32, -(-n // 16) * 16) for n in (nh, nw))
-    canvas = np.full((ch, cw, 3), int(cfg.get("pad_value", 114)), np.uint8)
-    canvas[:nh, :nw] = small
-    x = canvas.transpose(2, 0, 1)[None].astype(np.float32)
-    out = nets.det.run(None, {nets.det_in: x})[0][0]
+    out, scale = run_letterboxed(frame, nets, enlarge)
     heat = np.ascontiguousarray(out[0])
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks)
@@ -147,7 +145,7 @@ def detect(frame: np.ndarray, nets: _Nets, threshold: float, enlarge: float = 1.
     order = np.argsort(-heat[ys, xs])[: int(cfg["detector"].get("max_dice", 64))]
     ys, xs = ys[order], xs[order]
     gh, gw = heat.shape
-    dets = []
+    dets: list[dict] = []
     for y, x_ in zip(ys, xs):
         # sub-cell centre: the heat-weighted mean over the 3x3 round the peak
         y0, y1, x0, x1 = max(0, y - 1), min(gh, y + 2), max(0, x_ - 1), min(gw, x_ + 2)
