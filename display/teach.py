@@ -8,7 +8,10 @@ array; it knows nothing of what a roll check is. Each die's value stands over it
 a die not read is dashed with "?", one said to be no die is crossed out, and the
 selected die has a thick gold frame and an arrow: shape as well as colour. Touch
 targets (each die, and the words in the side panel) are returned by `draw_check`, so
-a tap is turned into what it touched (`target_at`)."""
+a tap is turned into what it touched (`target_at`); on a screen that takes added dice
+(`CheckScreen.addable`) a tap on the picture off every die is said as the point it
+touched in the frame's pixels, through the very transform the picture is drawn with
+(`PictureFit`)."""
 
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from display.panels import background, panel, regions, split_rows
 from table.view import Prompt
 
 Box = tuple[float, float, float, float]
+PICTURE_TAP = "frame"  # a tap on the picture off every die: "frame:X,Y", X and Y in the frame's pixels
 
 
 @dataclass(frozen=True)
@@ -43,25 +47,75 @@ class CheckScreen:
     next: str = ""  # what NEXT does now
     targets: tuple[tuple[str, str], ...] = ()  # touch targets in the side panel: (word, label)
     side: str = ""  # the side panel's longer words (how the buttons work)
+    addable: bool = False  # a tap on the picture off every die adds one there (said as PICTURE_TAP)
+
+
+@dataclass(frozen=True)
+class PictureFit:
+    """Where the picture stands: `region` (x, y, w, h) is the part of the frame shown, in
+    the boxes' frame pixels; `shown` (x, y, w, h) is where it is drawn, in screen pixels.
+    One scale for both axes (the picture keeps its aspect), shown.w / region.w."""
+
+    region: tuple[int, int, int, int]
+    shown: tuple[int, int, int, int]
+
+    @property
+    def scale(self) -> float:
+        return self.shown[2] / self.region[2] if self.region[2] > 0 else 0.0
+
+    def to_screen(self, point: tuple[float, float]) -> tuple[float, float]:
+        """A point of the frame (the boxes' pixels) where it is drawn on the screen."""
+        scale = self.scale
+        return (self.shown[0] + (point[0] - self.region[0]) * scale,
+                self.shown[1] + (point[1] - self.region[1]) * scale)
+
+    def to_frame(self, point: tuple[float, float]) -> tuple[float, float] | None:
+        """A point of the screen as a point of the frame; None off the picture drawn."""
+        x, y, w, h = self.shown
+        scale = self.scale
+        if scale <= 0 or not (x <= point[0] < x + w and y <= point[1] < y + h):
+            return None
+        return self.region[0] + (point[0] - x) / scale, self.region[1] + (point[1] - y) / scale
+
+
+def picture_rect(size: tuple[int, int]) -> pygame.Rect:
+    """The part of a screen of `size` the picture is fitted into: the left of its body."""
+    body = regions(size)["body"]
+    return pygame.Rect(body.left, body.top, body.w * 62 // 100, body.h)
+
+
+def fit_picture(rect: pygame.Rect, frame_size: tuple[int, int], boxes: tuple[Box, ...] = ()) -> PictureFit:
+    """Where `draw_check` draws the frame in `rect`: the part round the dice
+    (`view_region`; the whole frame without boxes), as large as fits, centred."""
+    region = view_region(boxes, frame_size, rect.w / rect.h)
+    shown = fit_frame(region[2:], rect)
+    return PictureFit(region, (shown.x, shown.y, shown.w, shown.h))
 
 
 @dataclass(frozen=True)
 class CheckLayout:
-    """Where `draw_check` put what a tap can touch, in screen pixels."""
+    """Where `draw_check` put what a tap can touch, in screen pixels, and the picture's
+    fit where a tap on it adds a die (None: it adds none)."""
 
     dice: tuple[tuple[int, int, int, int], ...]
     targets: tuple[tuple[str, tuple[int, int, int, int]], ...]
+    picture: PictureFit | None = None
 
 
 def target_at(layout: CheckLayout, point: tuple[float, float]) -> str | None:
-    """What a tap at `point` touched: "die:N" (N from 0), a side-panel target's word, or
-    None. Of dice whose boxes hold the point, the one whose centre is nearest."""
+    """What a tap at `point` touched: "die:N" (N from 0), a side-panel target's word,
+    "frame:X,Y" (PICTURE_TAP: the picture off every die, X and Y in the frame's pixels,
+    where the layout has a picture that takes added dice), or None. Of dice whose boxes
+    hold the point, the one whose centre is nearest."""
     for word, rect in layout.targets:
         if pygame.Rect(rect).collidepoint(point):
             return word
     hits = [(math.hypot(point[0] - (x + w / 2), point[1] - (y + h / 2)), n)
             for n, (x, y, w, h) in enumerate(layout.dice) if pygame.Rect(x, y, w, h).inflate(8, 8).collidepoint(point)]
-    return f"die:{min(hits)[1]}" if hits else None
+    if hits:
+        return f"die:{min(hits)[1]}"
+    where = layout.picture.to_frame(point) if layout.picture is not None else None
+    return None if where is None else f"{PICTURE_TAP}:{where[0]:.1f},{where[1]:.1f}"
 
 
 def draw_check(surface: pygame.Surface, screen: CheckScreen, frame: np.ndarray | None) -> tuple[CheckLayout, list[TextBox]]:
@@ -78,13 +132,13 @@ def draw_check(surface: pygame.Surface, screen: CheckScreen, frame: np.ndarray |
     canvas.text(screen.title, header.inflate(-2 * canvas.px(0.03), -canvas.px(0.02)), theme.HEADING, theme.GOLD)
     body = areas["body"]
     gap = canvas.px(0.02)
-    picture = pygame.Rect(body.left, body.top, body.w * 62 // 100, body.h)
-    dice = _picture(canvas, screen, frame, picture)
+    picture = picture_rect(surface.get_size())
+    dice, fit = _picture(canvas, screen, frame, picture)
     side = pygame.Rect(picture.right + gap, body.top, body.right - picture.right - gap, body.h)
     targets = _side(canvas, screen, side)
     canvas.text(screen.message, areas["message"], theme.BODY, theme.WHITE, align="center")
     draw_buttons(canvas, Prompt(shake=screen.shake, next=screen.next))
-    return CheckLayout(dice, targets), canvas.texts
+    return CheckLayout(dice, targets, fit if screen.addable and frame is not None else None), canvas.texts
 
 
 def view_region(boxes: tuple[Box, ...], frame_size: tuple[int, int], aspect: float) -> tuple[int, int, int, int]:
@@ -113,10 +167,10 @@ def view_region(boxes: tuple[Box, ...], frame_size: tuple[int, int], aspect: flo
 
 
 def _picture(canvas: Canvas, screen: CheckScreen, frame: np.ndarray | None,
-             rect: pygame.Rect) -> tuple[tuple[int, int, int, int], ...]:
+             rect: pygame.Rect) -> tuple[tuple[tuple[int, int, int, int], ...], PictureFit]:
     size = screen.frame_size or ((frame.shape[1], frame.shape[0]) if frame is not None else (4, 3))
-    region = view_region(screen.boxes, size, rect.w / rect.h) if frame is not None else (0, 0, *size)
-    shown = fit_frame(region[2:], rect)
+    fit = fit_picture(rect, size, screen.boxes if frame is not None else ())
+    region, shown = fit.region, pygame.Rect(fit.shown)
     if frame is None:
         pygame.draw.rect(canvas.surface, theme.INK, shown)
         canvas.text("no camera picture yet", shown.inflate(-shown.w // 5, -shown.h // 2), theme.BODY, theme.MUTED,
@@ -127,7 +181,7 @@ def _picture(canvas: Canvas, screen: CheckScreen, frame: np.ndarray | None,
         part = frame[round(y * fy):round((y + h) * fy), round(x * fx):round((x + w) * fx)]
         canvas.surface.blit(frame_surface(part if part.size else frame, shown.size), shown)
     pygame.draw.rect(canvas.surface, theme.GOLD, shown.inflate(4, 4), width=2)
-    scale = shown.w / region[2] if region[2] > 0 else 0.0
+    scale = fit.scale
     outlines: list[pygame.Rect | None] = []
     for box in screen.boxes:
         if not all(math.isfinite(side) for side in box) or scale <= 0:
@@ -146,7 +200,7 @@ def _picture(canvas: Canvas, screen: CheckScreen, frame: np.ndarray | None,
     others = [place for _, place in drawn]
     for number, place in drawn:
         _tag(canvas, screen, number, place, shown, tags, others)
-    return tuple((o.x, o.y, o.w, o.h) if o is not None else (0, 0, 0, 0) for o in outlines)
+    return tuple((o.x, o.y, o.w, o.h) if o is not None else (0, 0, 0, 0) for o in outlines), fit
 
 
 def _flag(values: tuple[bool, ...], number: int) -> bool:

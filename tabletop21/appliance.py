@@ -47,7 +47,7 @@ from tabletop21.recording import SessionWriter
 from tabletop21.rollcheck import RollCheck
 from tabletop21.settings import LED_NAMES
 from tabletop21.store import BankrollStore, OpenRound, StoreError
-from tabletop21.teaching import Correction, Corrections, read_kind
+from tabletop21.teaching import Correction, Corrections, read_kind, touch_check
 from vision.image_io import NotAnImage
 
 if TYPE_CHECKING:
@@ -293,7 +293,11 @@ class Appliance:
         assert read is not None and kept is not None
         kind = read_kind(read)
         assert kind is not None
-        self.correction = Correction(RollCheck.of_read(kind, read), kept[1], kept[0])
+        assert self.corrections is not None
+        image = kept[1]
+        check = RollCheck.of_read(kind, read, frame_size=(image.shape[1], image.shape[0]),
+                                  die_side=self.corrections.die_side)
+        self.correction = Correction(check, image, kept[0])
 
     def _set_check(self, check: RollCheck) -> None:
         assert self.correction is not None
@@ -311,8 +315,9 @@ class Appliance:
 
     def _touch_correction(self, word: str) -> None:
         assert self.correction is not None
-        if word.startswith("die:") and word[4:].isdigit():
-            self._set_check(self.correction.check.tap(int(word[4:])))
+        touched = touch_check(self.correction.check, word)
+        if touched is not None:
+            self._set_check(touched)
         elif word == "keep":
             self._keep_correction()
         elif word == "skip":

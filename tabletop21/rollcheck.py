@@ -4,10 +4,12 @@ The pure part of teaching at the table (`tabletop21 teach dice` without a folder
 of correcting a round from its results screen: the dice the camera read, which one is
 selected, what value each is given. No I/O: each step returns a new RollCheck, and
 `confirm` hands back the values to keep (tabletop21.corrections.keep_example saves
-them). The screen shows it (display.teach) and tabletop21.teaching wires it."""
+them). A die the reader did not find can be added where the person touches the
+picture (`add`). The screen shows it (display.teach) and tabletop21.teaching wires it."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass, replace
 
@@ -20,6 +22,10 @@ UNREAD = None  # a die the reader could not read: the person gives its value
 # What a die is given: a value, NO_DIE, or UNREAD ("?") until the person says.
 Given = int | str | None
 UNREAD_SIDE = 40.0  # px: the box drawn round an unreadable die the reader gave no box
+# An added die's side, with no other die in the roll to size it and no calibration's die
+# size: this fraction of the frame's short side.
+ADDED_SIDE = 1 / 12
+ON_A_DIE = 0.5  # an added square lying this much (of its area) or more on a die is a touch on that die
 
 
 @dataclass(frozen=True)
@@ -27,21 +33,30 @@ class RollCheck:
     """The dice of one read, top to bottom and left to right, as the person has them
     now. SHAKE (`cycle`) steps the selected die's value through the kind's faces and
     "no die"; NEXT (`next`) selects the next die, round to the first after the last;
-    a tap on a die (`tap`) selects it, or cycles it when it is selected; holding NEXT
-    (`confirm`) keeps the roll once every die has a value or is "no die"."""
+    a tap on a die (`tap`) selects it, or cycles it when it is selected; a touch on the
+    picture where there is no die (`add`) adds one there; holding NEXT (`confirm`)
+    keeps the roll once every die has a value or is "no die"."""
 
     kind: str  # "dice" (d6) or "d10"
     boxes: tuple[Box, ...]
     values: tuple[Given, ...]
-    read: tuple[int | None, ...]  # each box's value as the camera read it; None: unreadable
+    read: tuple[int | None, ...]  # each box's value as the camera read it; None: unreadable (or added)
     selected: int = 0
     message: str = ""  # what the last step could not do, in words ("" when it did)
+    # Which dice the person added where the reader found none; () when none were.
+    added: tuple[bool, ...] = ()
+    frame_size: tuple[int, int] | None = None  # (width, height) of the picture the boxes are in
+    die_side: float | None = None  # px: an added die's side when no other die gives one (the calibration's)
 
     def __post_init__(self) -> None:
         if self.kind not in FACES:
             raise TableError(f"only {' and '.join(FACES)} can be checked, not {self.kind}")
         if not len(self.boxes) == len(self.values) == len(self.read):
             raise TableError(f"{len(self.boxes)} dice with {len(self.values)} values and {len(self.read)} reads")
+        if not self.added:
+            object.__setattr__(self, "added", (False,) * len(self.boxes))
+        if len(self.added) != len(self.boxes):
+            raise TableError(f"{len(self.boxes)} dice, {len(self.added)} of them said to be added or not")
         for value in (*self.values, *self.read):
             if value not in (NO_DIE, UNREAD) and not self._face(value):
                 raise TableError(f"{value!r} is no die's value: {PIECE_WORDS[self.kind]}")
@@ -49,9 +64,11 @@ class RollCheck:
             raise TableError(f"die {self.selected + 1} is not one of the {len(self.boxes)} dice")
 
     @classmethod
-    def of_read(cls, kind: str, read: TableRead) -> RollCheck:
+    def of_read(cls, kind: str, read: TableRead, frame_size: tuple[int, int] | None = None,
+                die_side: float | None = None) -> RollCheck:
         """The dice of `kind` in a read, as it read them: each read die with its value,
-        each unreadable one (a box round its centre where the reader gave none) unread."""
+        each unreadable one (a box round its centre where the reader gave none) unread.
+        `frame_size` and `die_side` are for the dice the person adds (`add`)."""
         found = read.dice if kind == "dice" else read.d10 if kind == "d10" else ()
         places: list[tuple[Box, int | None]] = [(die.box, die.value) for die in found]
         refused = [u for u in read.unreadable if u.kind == ("die" if kind == "dice" else kind)]
@@ -63,7 +80,7 @@ class RollCheck:
         places.sort(key=lambda place: (place[0][1], place[0][0]))
         boxes = tuple((float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b, _ in places)
         reads = tuple(value for _, value in places)
-        return cls(kind, boxes, reads, reads)
+        return cls(kind, boxes, reads, reads, frame_size=frame_size, die_side=die_side)
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -96,6 +113,49 @@ class RollCheck:
             return self.cycle()
         return replace(self, selected=index, message="")
 
+    def add(self, point: tuple[float, float]) -> RollCheck:
+        """A die the reader did not find, at `point` (the boxes' pixels), given no value
+        yet ("?") and selected, so SHAKE or a tap gives its value as for a found die. Its
+        box is a square centred there (moved inside the picture at its edge), as big as
+        the median of the roll's dice not said to be no die; with none, `die_side` (the
+        calibration's die), else ADDED_SIDE of the picture's short side. A point whose
+        square would lie mostly on a die already there touches that die (`tap`); one off
+        the picture adds nothing and says so."""
+        x, y = point
+        width, height = self.frame_size or (math.inf, math.inf)
+        if not (math.isfinite(x) and math.isfinite(y) and 0 <= x <= width and 0 <= y <= height):
+            return replace(self, message=f"({x:g}, {y:g}) is not in the picture: no die added")
+        side = self._added_side()
+        half = side / 2
+        x0 = min(max(0.0, x - half), width - side) if side <= width else 0.0
+        y0 = min(max(0.0, y - half), height - side) if side <= height else 0.0
+        box = (x0, y0, min(x0 + side, width), min(y0 + side, height))
+        area = (box[2] - box[0]) * (box[3] - box[1])
+        under = [(_overlap(box, other), n) for n, other in enumerate(self.boxes)]
+        most = max(under, default=(0.0, -1))
+        if area > 0 and most[0] >= ON_A_DIE * area:
+            return self.tap(most[1])
+        at = next((n for n, other in enumerate(self.boxes) if (other[1], other[0]) > (box[1], box[0])),
+                  len(self.boxes))
+
+        def put(items: tuple, item: object) -> tuple:
+            return (*items[:at], item, *items[at:])
+
+        return replace(self, boxes=put(self.boxes, box), values=put(self.values, UNREAD), read=put(self.read, None),
+                       added=put(self.added, True), selected=at,
+                       message=f"Die {at + 1} added: press SHAKE (or touch it again) to give its value")
+
+    def _added_side(self) -> float:
+        sides = [(box[2] - box[0] + box[3] - box[1]) / 2 for box, value in zip(self.boxes, self.values)
+                 if value != NO_DIE and all(math.isfinite(edge) for edge in box)]
+        if sides:
+            return float(statistics.median(sides))
+        if self.die_side is not None and self.die_side > 0:
+            return float(self.die_side)
+        if self.frame_size is not None and min(self.frame_size) > 0:
+            return min(self.frame_size) * ADDED_SIDE
+        return UNREAD_SIDE
+
     def set_value(self, index: int, value: Given) -> RollCheck:
         """Die `index` given `value` (a face of the kind, or NO_DIE); anything else is a
         TableError in words and changes nothing."""
@@ -107,11 +167,18 @@ class RollCheck:
 
     def typed(self, text: str) -> RollCheck:
         """Values typed at the keyboard: one for the selected die (which then passes to
-        the next), or one for each die in order; x is no die. A value no die shows, or
-        the wrong count, is the message and changes nothing."""
+        the next), or one for each die in order; x is no die. `add X Y` adds a die at
+        (X, Y) of the picture's pixels (`add`). A value no die shows, or the wrong
+        count, is the message and changes nothing."""
+        words = text.replace(",", " ").split()
+        if words and words[0].lower() == "add":
+            try:
+                x, y = (float(word) for word in words[1:])
+            except ValueError:
+                return replace(self, message="type add X Y: where the die is, in the picture's pixels")
+            return self.add((x, y))
         if not self.boxes:
             return replace(self, message="no die was found in this picture")
-        words = text.replace(",", " ").split()
         count = 1 if len(words) == 1 and len(self.boxes) != 1 else len(self.boxes)
         try:
             given = parse_values(text, count, self.kind)
@@ -122,8 +189,9 @@ class RollCheck:
         return replace(self, values=tuple(NO_DIE if v is None else v for v in given), message="")
 
     def confirm(self) -> tuple[RollCheck, tuple[int | None, ...] | None]:
-        """The values to keep, one for each box (None: no die there), or None with the
-        reason as the message: a die not given a value yet, or no die at all."""
+        """The values to keep, one for each box of the check it returns (None: no die
+        there), or None with the reason as the message: a die not given a value yet, or
+        no die at all. A die the person added and then said is no die is dropped."""
         unread = [n for n, value in enumerate(self.values, start=1) if value is UNREAD]
         if unread:
             which = ", ".join(map(str, unread))
@@ -133,7 +201,13 @@ class RollCheck:
         kept = tuple(value if isinstance(value, int) else None for value in self.values)
         if all(value is None for value in kept):
             return replace(self, message="no die to keep in this picture: roll again"), None
-        return replace(self, message=""), kept
+        left = [n for n, (value, added) in enumerate(zip(self.values, self.added)) if not (added and value == NO_DIE)]
+        if len(left) == len(self.boxes):
+            return replace(self, message=""), kept
+        dropped = replace(self, boxes=tuple(self.boxes[n] for n in left), values=tuple(self.values[n] for n in left),
+                          read=tuple(self.read[n] for n in left), added=tuple(self.added[n] for n in left),
+                          selected=0, message="")
+        return dropped, tuple(kept[n] for n in left)
 
     @property
     def changed(self) -> tuple[bool, ...]:
@@ -148,3 +222,10 @@ class RollCheck:
         values = list(self.values)
         values[index] = value
         return replace(self, values=tuple(values), message="")
+
+
+def _overlap(one: Box, other: Box) -> float:
+    """The area two boxes share (0 where they do not meet, or a box has no place)."""
+    width = min(one[2], other[2]) - max(one[0], other[0])
+    height = min(one[3], other[3]) - max(one[1], other[1])
+    return width * height if width > 0 and height > 0 else 0.0

@@ -131,7 +131,23 @@ def check_screen(check: RollCheck, *, title: str, message: str, side: str, targe
                        unread=tuple(value is UNREAD for value in check.values),
                        absent=tuple(value == NO_DIE for value in check.values), changed=check.changed,
                        selected=check.selected if check.boxes else None, frame_size=frame_size,
-                       shake="change value", next="next die", targets=targets, side=side)
+                       shake="change value", next="next die", targets=targets, side=side, addable=True)
+
+
+def touch_check(check: RollCheck, word: str) -> RollCheck | None:
+    """A tap on the check screen's picture, as display.teach.target_at says it: "die:N"
+    selects die N or changes it, "frame:X,Y" adds a die at (X, Y) of the frame's pixels
+    where no die was touched (RollCheck.add). None: the word is no tap on the picture."""
+    where, _, rest = word.partition(":")
+    if where == "die" and rest.isdigit():
+        return check.tap(int(rest))
+    if where == "frame":
+        try:
+            x, y = (float(part) for part in rest.split(","))
+        except ValueError:
+            return None
+        return check.add((x, y))
+    return None
 
 
 def check_words(check: RollCheck) -> str:
@@ -139,12 +155,14 @@ def check_words(check: RollCheck) -> str:
     if not check.boxes:
         return "No die was found in this picture"
     label = check.labels()[check.selected]
-    return (f"Die {check.selected + 1} of {len(check.boxes)}: {label}. SHAKE changes it, NEXT picks the next die, "
-            "hold NEXT keeps the roll")
+    added = " (added by you)" if check.added[check.selected] else ""
+    return (f"Die {check.selected + 1} of {len(check.boxes)}{added}: {label}. SHAKE changes it, NEXT picks the next "
+            "die, hold NEXT keeps the roll")
 
 
 HOW = ("SHAKE: the selected die's next value ({faces}, then no die). NEXT: the next die. Hold NEXT: keep "
-       "it. Or touch a die to pick it, again to change it. *: changed by you.")
+       "it. On a touchscreen: touch a die to pick it, again to change it; touch a die with no box to add it. "
+       "*: changed by you.")
 
 
 def how_words(kind: str) -> str:
@@ -167,9 +185,11 @@ class Corrections:
     """Where a round corrected from the results screen is kept: the teaching folder of
     its kind (default ~/tabletop21/teach-dice or teach-d10)."""
 
-    def __init__(self, folders: Mapping[str, Path] | None = None, now: Callable[[], datetime] = datetime.now) -> None:
+    def __init__(self, folders: Mapping[str, Path] | None = None, now: Callable[[], datetime] = datetime.now,
+                 die_side: float | None = None) -> None:
         self.folders = {kind: Path(folder).expanduser() for kind, folder in (folders or TEACH_FOLDERS).items()}
         self._now = now
+        self.die_side = die_side  # px: the calibration's die, the side of a die added where the roll gives none
 
     def keep(self, correction: Correction, values: tuple[int | None, ...]) -> tuple[Path, str]:
         """The picture and the values kept; the folder and the picture's name. TableError
@@ -207,7 +227,7 @@ class TableTeaching:
     def __init__(self, kind: str, source: FrameSource, settle: Settle, read: Callable[[np.ndarray], TableRead], *,
                  folder: Path, teach: Callable[[], str], rolls: int = 15, controls: Controls | None = None,
                  leds: Collection[str] = (), now: Callable[[], datetime] = datetime.now,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, die_side: float | None = None) -> None:
         if kind not in FACES:
             raise TableError(f"only {' and '.join(FACES)} can be taught at the table, not {kind}")
         self.kind = kind
@@ -216,6 +236,7 @@ class TableTeaching:
         self._teach = teach  # teaches from the folder and writes the file and setting; returns what it did
         self.controls, self.leds = controls, frozenset(leds)
         self._now, self._clock = now, clock
+        self.die_side = die_side  # px: the calibration's die, the side of a die added where the roll gives none
         self.phase = "roll"
         self.check: RollCheck | None = None
         self.picture: np.ndarray | None = None  # the live frame, or the one being checked
@@ -291,7 +312,8 @@ class TableTeaching:
         self.taken += 1
         self.moved = False
         self.picture = shown
-        check = RollCheck.of_read(self.kind, read)
+        check = RollCheck.of_read(self.kind, read, frame_size=(shown.shape[1], shown.shape[0]),
+                                  die_side=self.die_side)
         if not check.boxes:
             one = NAMES[self.kind][2]
             self.phase = "roll"
@@ -318,8 +340,9 @@ class TableTeaching:
 
     def _touch(self, word: str) -> None:
         if self.phase == "check" and self.check is not None:
-            if word.startswith("die:") and word[4:].isdigit():
-                self.check = self.check.tap(int(word[4:]))
+            touched = touch_check(self.check, word)
+            if touched is not None:
+                self.check = touched
             elif word == "keep":
                 self._keep()
             elif word == "skip":
@@ -477,7 +500,7 @@ def teaching_at_table(kind: str, config_path: str | None = None, *, out: str | N
     before anything is opened or written: the settings, where the taught file goes,
     the teaching folder, the camera. Closed (LEDs off, camera released) on leaving."""
     from tabletop21.appliance import table_reader
-    from tabletop21.cli.cmd_run import open_display, settings_calibration
+    from tabletop21.devices import settings_calibration
     from tabletop21.settings import find_settings, load_config, set_taught
     from tabletop21.taught import load_taught, save_taught, teach_folder
     from vision.settle import SettleDetector
@@ -514,7 +537,7 @@ def teaching_at_table(kind: str, config_path: str | None = None, *, out: str | N
                 "from its next start.")
 
     from hardware.frames import ReconnectingSource
-    from tabletop21.devices import open_controls, open_source
+    from tabletop21.devices import open_controls, open_display, open_source
 
     with ExitStack() as opened:
         camera = ReconnectingSource(lambda: open_source(config), first=_open_camera(config))
@@ -527,7 +550,8 @@ def teaching_at_table(kind: str, config_path: str | None = None, *, out: str | N
         opened.callback(display.close)
         teacher = TableTeaching(kind, camera, SettleDetector(calibration),
                                 table_reader((kind,), calibration, taught), folder=folder, teach=teach,
-                                rolls=config.teach.rolls, controls=controls, leds=tuple(config.gpio.leds))
+                                rolls=config.teach.rolls, controls=controls, leds=tuple(config.gpio.leds),
+                                die_side=calibration.die_px if calibration is not None else None)
         yield Opened(teacher, display, settings_file, target)
 
 

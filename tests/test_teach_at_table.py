@@ -34,7 +34,15 @@ from tabletop21.recording import Manifest, SessionReader, SessionWriter
 from tabletop21.rollcheck import NO_DIE, RollCheck
 from tabletop21.settings import ConfigError, GpioConfig, load_config, set_taught
 from tabletop21.taught import examples_from_folder, load_taught
-from tabletop21.teaching import Correction, Corrections, read_kind, teaching_at_table
+from tabletop21.teaching import (
+    Correction,
+    Corrections,
+    TableTeaching,
+    check_screen,
+    read_kind,
+    teaching_at_table,
+    touch_check,
+)
 from tests.test_appliance import ScriptedCamera, ScriptedSettle, dice_reader
 from vision.image_io import load_bgr
 
@@ -131,6 +139,63 @@ def test_only_dice_and_d10_rounds_are_corrected():
     assert read_kind(TableRead(dominoes=(tile,))) is None
 
 
+# --- a die the table did not find, added ----------------------------------------------------------------------------
+
+def test_a_die_added_on_an_empty_spot_is_a_square_the_size_of_the_others_at_unread_and_selected():
+    check = replace_frame(three_dice(), (200, 120)).add((150.0, 100.0))
+    assert check.boxes[3] == (140.0, 90.0, 160.0, 110.0), "the median side of the others (all 20 px), centred"
+    assert check.values[3] is None and check.labels()[3] == "?" and check.added == (False, False, False, True)
+    assert check.selected == 3 and "Die 4 added" in check.message
+    early = replace_frame(three_dice(), (200, 120)).add((50.0, 12.0))  # above the others: put in its place
+    assert early.boxes[0] == (40.0, 2.0, 60.0, 22.0) and early.selected == 0 and early.added[0]
+    given = check.cycle().cycle()
+    assert given.values[3] == 2 and given.changed[3], "SHAKE gives it a value as for a found die"
+    assert check.tap(3).values[3] == 1, "a second touch changes it"
+
+
+def test_a_point_mostly_on_a_die_already_there_touches_that_die_and_an_edge_point_stays_in_the_picture():
+    check = replace_frame(three_dice(), (200, 120))
+    on = check.add((22.0, 22.0))  # on the 2 (10-30): it is selected, so the touch changes it
+    assert len(on.boxes) == 3 and on.values[0] == 3
+    edge = check.add((198.0, 119.0))
+    assert edge.boxes[3] == (180.0, 100.0, 200.0, 120.0), "moved inside the picture, still square"
+    off = check.add((250.0, 50.0))
+    assert off.boxes == check.boxes and "not in the picture" in off.message
+
+
+def test_an_added_die_with_no_other_die_to_size_it_takes_the_calibrations_die_else_a_twelfth_of_the_frame():
+    empty = RollCheck("dice", (), (), (), frame_size=(640, 480))
+    assert empty.add((100.0, 100.0)).boxes == ((80.0, 80.0, 120.0, 120.0),), "480 / 12 = 40 px"
+    calibrated = RollCheck("dice", (), (), (), frame_size=(640, 480), die_side=30.0)
+    assert calibrated.add((100.0, 100.0)).boxes == ((85.0, 85.0, 115.0, 115.0),)
+    absent = RollCheck("dice", ((0.0, 0.0, 90.0, 90.0),), (NO_DIE,), (3,), frame_size=(640, 480), die_side=30.0)
+    assert absent.add((300.0, 300.0)).boxes[1] == (285.0, 285.0, 315.0, 315.0), "a die said to be none sizes nothing"
+
+
+def test_an_added_die_set_to_no_die_is_dropped_and_one_with_a_value_is_kept_with_its_box():
+    check = replace_frame(three_dice(), (200, 120)).set_value(2, 5)
+    dropped, kept = check.add((150.0, 100.0)).set_value(3, NO_DIE).confirm()
+    assert kept == (2, 4, 5) and dropped.boxes == check.boxes and dropped.added == (False, False, False)
+    found_none, kept = check.set_value(0, NO_DIE).confirm()
+    assert kept == (None, 4, 5) and len(found_none.boxes) == 3, "a found die said to be none stays, as before"
+    valued, kept = check.add((150.0, 100.0)).set_value(3, 6).confirm()
+    assert kept == (2, 4, 5, 6) and valued.boxes[3] == (140.0, 90.0, 160.0, 110.0)
+
+
+def test_add_x_y_typed_adds_a_die_and_anything_else_after_add_is_the_message():
+    check = replace_frame(three_dice(), (200, 120))
+    typed = check.typed("add 150 100")
+    assert typed.boxes[3] == (140.0, 90.0, 160.0, 110.0) and typed.selected == 3
+    assert typed.typed("4").values[3] == 4
+    assert "type add X Y" in check.typed("add here").message and check.typed("add 1").boxes == check.boxes
+
+
+def replace_frame(check: RollCheck, size) -> RollCheck:
+    from dataclasses import replace
+
+    return replace(check, frame_size=size)
+
+
 # --- the screen ---------------------------------------------------------------------------------------------------
 
 def test_the_check_screen_shows_each_value_on_the_picture_and_taps_touch_dice_and_targets():
@@ -157,6 +222,64 @@ def test_the_check_screen_shows_each_value_on_the_picture_and_taps_touch_dice_an
         assert display.touched() == ["screen"], "elsewhere a tap off the buttons is a tap on the screen"
     finally:
         display.close()
+
+
+@pytest.mark.parametrize("frame_size", [(1000, 1000), (1600, 400), (64, 48)])
+def test_the_screen_to_frame_mapping_is_the_transform_the_picture_is_drawn_with(frame_size):
+    from display.teach import draw_check, fit_picture, picture_rect
+
+    width, height = frame_size
+    side = min(width, height) / 10
+    boxes = ((width * 0.4, height * 0.4, width * 0.4 + side, height * 0.4 + side),
+             (width * 0.55, height * 0.5, width * 0.55 + side, height * 0.5 + side))
+    check = RollCheck("dice", boxes, (3, 5), (3, 5), frame_size=frame_size)
+    screen = check_screen(check, title="CHECK", message="m", side="s", targets=(), frame_size=frame_size)
+    layout, _ = draw_check(pygame.Surface((800, 480)), screen, np.full((height, width, 3), 90, np.uint8))
+    fit = layout.picture
+    assert fit is not None and fit == fit_picture(picture_rect((800, 480)), frame_size, boxes), "a pure function"
+    for box, (x, y, w, h) in zip(boxes, layout.dice):  # each die's drawn outline maps back onto its box
+        centre = fit.to_frame((x + w / 2, y + h / 2))
+        assert centre is not None
+        assert abs(centre[0] - (box[0] + box[2]) / 2) <= 1.5 / fit.scale
+        assert abs(centre[1] - (box[1] + box[3]) / 2) <= 1.5 / fit.scale
+    rx, ry, rw, rh = fit.region
+    for point in ((rx + 0.1 * rw, ry + 0.2 * rh), (rx + 0.9 * rw, ry + 0.7 * rh)):
+        back = fit.to_frame(fit.to_screen(point))
+        assert back is not None and back == pytest.approx(point)
+    sx, sy, sw, sh = fit.shown
+    assert fit.to_frame((sx - 1, sy + sh / 2)) is None and fit.to_frame((sx + sw / 2, sy + sh)) is None
+
+
+def test_a_touch_on_the_picture_off_every_die_adds_one_there_and_a_touch_on_a_die_still_selects_it():
+    from display import Display
+
+    check = replace_frame(three_dice(), (200, 120))
+    frame = np.full((120, 200, 3), 90, np.uint8)
+    display = Display((800, 480))
+    try:
+        display.show_check(check_screen(check, title="CHECK", message="m", side="s", targets=(),
+                                        frame_size=(200, 120)), frame)
+        fit = display._check.picture
+        spot = fit.to_screen((150.0, 100.0))
+        x, y, w, h = display._check.dice[1]
+        for point in (spot, (x + w // 2, y + h // 2)):
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(point[0]), round(point[1])),
+                                                 button=1, touch=False))
+        added, on_die = display.touched()
+    finally:
+        display.close()
+    assert added.startswith("frame:") and on_die == "die:1"
+    now = touch_check(check, added)
+    assert now is not None and len(now.boxes) == 4 and now.selected == 3 and now.values[3] is None
+    box = now.boxes[3]
+    assert box[2] - box[0] == box[3] - box[1] == 20.0
+    assert abs((box[0] + box[2]) / 2 - 150) <= 1 / fit.scale and abs((box[1] + box[3]) / 2 - 100) <= 1 / fit.scale
+    selected = touch_check(now, on_die)
+    assert selected is not None and selected.selected == 1 and selected.values == now.values
+    assert touch_check(selected, on_die).values[1] == 5, "a second touch on a found die changes it"
+    assert touch_check(now, "keep") is None and touch_check(now, "frame:x,y") is None
+    buttons = check_screen(now, title="CHECK", message="", side="s", targets=(), frame_size=(200, 120))
+    assert buttons.labels[3] == "?" and buttons.unread[3] and buttons.addable
 
 
 # --- teaching at the table, end to end ----------------------------------------------------------------------------
@@ -521,3 +644,68 @@ def test_a_corrected_d10_read_is_kept_under_its_kind_and_taught_from(tmp_path):
     assert folder == tmp_path / "teach-d10" and name.startswith("round2-")
     (example,) = examples_from_folder("d10", folder)
     assert [value for value, _ in example.dice] == [7, 3] and example.frame.shape == (48, 96, 3)
+
+
+class StillSettle:
+    """Moving at the first frame after `roll`, then still: as vision.settle says it."""
+
+    def __init__(self):
+        self.still = 0
+
+    def roll(self):
+        self.still = 0
+
+    def update(self, image):
+        self.still += 1
+        return type("Report", (), {"state": "settled", "still_frames": self.still - 1})()
+
+
+def test_a_die_added_at_the_table_is_kept_in_labels_json_with_its_box_and_one_said_no_die_is_not(tmp_path):
+    from tests.test_appliance import ScriptedCamera
+
+    folder, settle = tmp_path / "teach-dice", StillSettle()
+    teacher = TableTeaching("dice", ScriptedCamera(), settle, dice_reader((6, 5)), folder=folder,
+                            teach=lambda: "taught", rolls=5)
+    for second in (False, True):
+        settle.roll()
+        teacher.tick(presses=["next"])
+        for _ in range(6):
+            teacher.tick()
+        assert teacher.phase == "check" and teacher.check.boxes == ((5.0, 15.0, 15.0, 25.0), (20.0, 15.0, 30.0, 25.0))
+        teacher.tick(touched=["frame:40.0,36.0"])  # a missed die below the two: 10 px like them
+        assert teacher.check.boxes[2] == (35.0, 31.0, 45.0, 41.0) and teacher.check.selected == 2
+        assert "Die 3 added" in teacher.screen().message and teacher.screen().labels[2] == "?"
+        teacher.tick(touched=["die:2"])  # touched again: its value, 1
+        teacher.tick(presses=["shake", "shake"])  # then 3
+        assert "Die 3 of 3 (added by you): 3" in teacher.screen().message
+        if second:  # one more, said to be no die after all
+            teacher.tick(touched=["frame:55.0,38.0"])
+            teacher.tick(presses=["shake"] * 7)
+            assert teacher.check.values[3] == NO_DIE and len(teacher.check.boxes) == 4
+        teacher.tick(touched=["keep"])
+        assert teacher.phase == "roll" and teacher.kept == (2 if second else 1)
+    labels = load_labels(folder)
+    assert len(labels) == 2
+    for entry in labels.values():
+        assert entry["dice"] == [{"value": 6, "box": [5.0, 15.0, 15.0, 25.0]},
+                                 {"value": 5, "box": [20.0, 15.0, 30.0, 25.0]},
+                                 {"value": 3, "box": [35.0, 31.0, 45.0, 41.0]}]
+
+
+def test_a_die_can_be_added_when_correcting_from_the_results_screen(tmp_path):
+    appliance, _, _ = at_results(tmp_path)
+    appliance.tick(touched=["screen"])
+    screen = appliance.correction_screen()
+    assert screen.addable and "touch a die with no box to add it" in screen.side
+    assert "On a touchscreen" in screen.side, "the buttons are not promised what only a touch does"
+    appliance.tick(touched=["frame:50.0,40.0"])
+    check = appliance.correction.check
+    assert check.boxes[-1] == (45.0, 35.0, 55.0, 45.0) and check.selected == 3 and check.values[3] is None
+    appliance.tick(presses=["shake", "shake"])
+    appliance.tick(typed=["add 5 44"])  # typed, at the picture's bottom edge: kept inside it
+    assert appliance.correction.check.boxes[4] == (0.0, 38.0, 10.0, 48.0)
+    appliance.tick(typed=["x"])  # no die after all
+    appliance.tick(touched=["keep"])
+    assert appliance.correction is None
+    (entry,) = load_labels(tmp_path / "teach-dice").values()
+    assert entry["dice"][-1] == {"value": 2, "box": [45.0, 35.0, 55.0, 45.0]} and len(entry["dice"]) == 4

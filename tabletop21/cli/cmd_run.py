@@ -15,7 +15,6 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from table.errors import TableError
-from tabletop21.settings import LIVE_CAMERAS
 
 
 def register(subparsers) -> None:
@@ -52,6 +51,7 @@ def typed_lines() -> queue.Queue:
 
 
 def run(args) -> int:
+    from tabletop21.devices import open_display, settings_calibration
     from tabletop21.settings import find_settings, load_config
 
     path, said = find_settings(args.config)
@@ -77,20 +77,6 @@ def _taught(config):
         return load_taught(path), {"file": str(path), "hash": file_hash(path)}
     except TableError as err:
         raise TableError(f"{err} (fix [table] taught in the settings, or empty it for the shipped reader)") from None
-
-
-def open_display(config, fullscreen: bool):
-    import pygame
-
-    from display import Display
-
-    try:
-        return Display((config.display.width, config.display.height),
-                       fullscreen=fullscreen or config.display.fullscreen)
-    except pygame.error as err:
-        pygame.display.quit()
-        raise TableError(f"the display did not start ({err}): run `tabletop21 doctor` to see why; on the Pi "
-                         "start it from the console with SDL_VIDEODRIVER=kmsdrm, or from the desktop") from None
 
 
 def _run(args, config, calibration, taught, display, opened: ExitStack) -> int:
@@ -161,7 +147,8 @@ def _run(args, config, calibration, taught, display, opened: ExitStack) -> int:
     appliance = Appliance(Table(reopened.driver, ledger, round_id=reopened.round_id), source, SettleDetector(calibration),
                           table_reader(kinds, calibration, taught[0] if taught else None, config.table.learned), store=store, recorder=recorder,
                           controls=controls, advisor=config.display.advisor,
-                          notice=" ".join([*store.notices, reopened.notice]).strip(), corrections=Corrections())
+                          notice=" ".join([*store.notices, reopened.notice]).strip(),
+                          corrections=Corrections(die_side=calibration.die_px if calibration is not None else None))
     lines = typed_lines()
     print(f"tabletop21: {game} at {len(seats)} seats; recording to {folder}; Esc on the display (or Ctrl+C) quits.")
     timings = {"table (camera, settle, read, rules)": LoopTimes(), "display": LoopTimes()}
@@ -287,36 +274,6 @@ def _drop_if_unrecorded(folder: Path, made: list[Path]) -> None:
     with suppress(OSError):  # not empty: the recording began, or another run's is there, and it stays
         for path in (folder, *made):
             path.rmdir()
-
-
-def settings_calibration(config):
-    """The calibration the settings name, or the reason in one line: a table started
-    on a bad one failed at its first read, and on one made for another camera size it
-    refused every frame."""
-    from table.serial import CorruptRecord
-    from vision.calibration import Calibration
-
-    if not config.table.calibration:
-        return None
-    try:
-        calibration = Calibration.load(Path(config.table.calibration).expanduser())
-    except CorruptRecord as err:
-        raise TableError(f"{err}: fix [table] calibration in the settings, or make a new one with "
-                         "`tabletop21 calibrate`") from None
-    if config.camera.source in LIVE_CAMERAS:
-        _check_camera_size(calibration, config)
-    return calibration
-
-
-def _check_camera_size(calibration, config) -> None:
-    from vision.calibration import FrameMismatch
-
-    width, height = config.camera.width, config.camera.height
-    try:
-        calibration.check_frame((height, width))
-    except FrameMismatch as err:
-        raise TableError(f"{config.table.calibration} does not fit the camera's {width}x{height} frames "
-                         f"([camera] width and height): {err}") from None
 
 
 def _version() -> str:
