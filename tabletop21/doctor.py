@@ -129,8 +129,8 @@ def check_learned(config: ApplianceConfig) -> Finding:
     whether those readers' networks load."""
     kinds = config.table.learned
     if not kinds:
-        return Finding("learned readers", True, "none: the shipped readers read every piece",
-                       'to read cards with the learned card reader: [table] learned = ["cards"]')
+        return Finding("learned readers", True, "none but the card reader's (the shipped card reader is learned)",
+                       'to read dominoes with the learned domino reader: [table] learned = ["dominoes"]')
     import numpy as np
 
     from vision.read import OTHER_READERS

@@ -28,9 +28,12 @@ def _index(x, y, rank="7", suit="H", down=(0.0, 1.0), height=20.0, sure=0.99, sc
     return {"centre": (x, y), "down": down, "height": height, "score": score, "ranks": ranks, "suits": suits}
 
 
-def test_the_reader_is_registered_by_name_but_not_the_default():
-    assert "cards-net" in OTHER_READERS
-    assert READERS["cards"] is not OTHER_READERS["cards-net"]
+def test_the_default_card_reader_is_the_learned_one_and_the_hand_built_stays_by_name():
+    assert OTHER_READERS["cards-net"] is READERS["cards"]
+    frame = cv2.imread(str(sorted((FIXTURES / "images").glob("*.jpg"))[0]))
+    from vision.cards import read_cards as hand_built
+
+    assert OTHER_READERS["cards-hand"](frame, None) == hand_built(frame)
 
 
 def test_one_sure_index_is_one_card_whose_middle_lies_down_and_right_of_it():

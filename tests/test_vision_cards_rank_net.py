@@ -16,7 +16,7 @@ from tools.train.rank_net import STRETCH, class_label, stretched
 from vision.cards import fan, index, rank_net
 from vision.cards.rank_net import CLASSES, NOT_A_RANK, RANKS, SIDE, rank_crop, rank_probabilities
 from vision.image_io import load_bgr
-from vision.read import READERS, read_table
+from vision.read import OTHER_READERS, read_table
 from vision.weights import IncompleteInstall
 
 CARD_FIXTURE = Path(__file__).resolve().parents[1] / "calibration_images" / "cards" / "images" / "cards_00.jpg"
@@ -67,7 +67,7 @@ def test_a_missing_weight_file_is_an_incomplete_install(tmp_path, weights_moved)
     weights_moved(rank_net, MODEL_PATH=tmp_path / "rank_net.onnx")
     missing = re.escape(str(tmp_path / "rank_net.onnx")) + ": the card reader's .* missing: .* reinstall"
     with pytest.raises(IncompleteInstall, match=missing):
-        read_table(load_bgr(CARD_FIXTURE), readers={"cards": READERS["cards"]})
+        read_table(load_bgr(CARD_FIXTURE), readers={"cards": OTHER_READERS["cards-hand"]})
 
 
 def test_a_blank_crop_is_no_rank_the_network_is_sure_of():

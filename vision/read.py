@@ -50,6 +50,15 @@ def read_dominoes(frame_bgr: np.ndarray, calibration: Calibration | None = None)
 
 
 def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The learned card reader's faces with the hand-built reader's backs
+    (vision.cards.learned; docs/vision-cards-d10.md)."""
+    from vision.cards.learned import read_cards_learned
+
+    return read_cards_learned(frame_bgr, calibration)
+
+
+def read_cards_hand_built(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The hand-built card reader (vision.cards.read), the default before the learned one."""
     from vision.cards import read_cards
 
     return read_cards(frame_bgr, calibration)
@@ -78,14 +87,6 @@ def read_dominoes_learned(frame_bgr: np.ndarray, calibration: Calibration | None
     return read_dominoes_net(frame_bgr, calibration)
 
 
-def read_cards_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
-    """The learned card reader (vision.cards.net, ONNX): not the default, see
-    docs/vision-cards-d10.md for its figures."""
-    from vision.cards.net import read_cards_net
-
-    return read_cards_net(frame_bgr, calibration)
-
-
 def taught_reader(taught: Taught) -> Reader:
     """The learned d6 or d10 reader with the owner's teaching (vision.teach), in place of
     the shipped reader of `taught.kind` ("dice" or "d10"). It reads the whole frame (no
@@ -101,7 +102,8 @@ def taught_reader(taught: Taught) -> Reader:
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
 # Readers to choose by name in place of a shipped one (`read --kinds`, `eval --dice-net`).
 OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned, "d10-net": read_d10_learned,
-                                    "dominoes-net": read_dominoes_learned, "cards-net": read_cards_learned}
+                                    "dominoes-net": read_dominoes_learned, "cards-net": read_cards,
+                                    "cards-hand": read_cards_hand_built}
 
 
 def merge(reads: list[TableRead]) -> TableRead:

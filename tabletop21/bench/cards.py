@@ -1,10 +1,11 @@
-"""Speed of the card and d10 readers (the hand-built ones and the learned ones) on one core, as the Pi runs them (`tabletop21 bench
-cards`). Prints per-image CPU milliseconds, mean and worst, on the committed fixtures
-(frames full of the reader's own objects) and on the real d6 photos when present (frames
-where it must find nothing, which is most of what it sees during a dice game), and
-read_cards on the card fixtures enlarged twice (the size a 1280-pixel camera frame
-shows cards at, read at the working size: vision.cards.working_size), and the peak memory of a fresh process with every reader
-loaded (`readers_peak_mb`)."""
+"""Speed of the card and d10 readers on one core, as the Pi runs them (`tabletop21 bench
+cards`): the default card reader (vision.cards.learned) and its two parts, the
+hand-built card reader, and the two d10 readers. Prints per-image CPU milliseconds,
+mean and worst, on the committed fixtures (frames full of the reader's own objects) and
+on the real d6 photos when present (frames where it must find nothing, which is most of
+what it sees during a dice game), the default card reader on the card fixtures enlarged
+twice (the size a 1280-pixel camera frame shows cards at), and the peak memory of a
+fresh process with every reader loaded (`readers_peak_mb`)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards import read_cards
+from vision.cards import read_cards as read_cards_hand_built
+from vision.cards.learned import read_cards_learned
 from vision.cards.net import read_cards_net
+from vision.cards.read import read_backs
 from vision.d10 import read_d10
 from vision.d10.net import read_d10_net
 from vision.image_io import load_bgr
@@ -59,12 +62,15 @@ def run(args=None) -> None:
             print(f"{label}: none found in {folder}")
             continue
         frames = frames[::4] if label == "real d10 photos" else frames
-        for name, reader in (("read_cards", read_cards), ("read_cards_net", read_cards_net), ("read_d10", read_d10),
+        for name, reader in (("cards, the default (learned faces and backs)", read_cards_learned),
+                             ("its faces (read_cards_net)", read_cards_net), ("its backs (read_backs)", read_backs),
+                             ("hand-built read_cards", read_cards_hand_built), ("read_d10", read_d10),
                              ("read_d10_net", read_d10_net)):
             _print(name, label, per_image_cpu_ms(reader, frames, repeat), frames, repeat)
         if label == "card fixtures":
             big = [cv2.resize(f, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC) for f in frames]
-            _print("read_cards", label + " enlarged twice", per_image_cpu_ms(read_cards, big, repeat), big, repeat)
+            _print("cards, the default", label + " enlarged twice", per_image_cpu_ms(read_cards_learned, big, repeat),
+                   big, repeat)
     print(f"peak memory with every reader loaded, one 640x640 frame read by each: {readers_peak_mb():.0f} MB "
           "(max RSS of a fresh process)")
 

@@ -38,7 +38,9 @@ def register(subparsers) -> None:
     parser.add_argument("--dominoes-net", action="store_true",
                         help="score the learned domino reader (ONNX; docs/vision-dominoes.md) in place of the shipped one")
     parser.add_argument("--cards-net", action="store_true",
-                        help="score the learned card reader (ONNX; docs/vision-cards-d10.md) in place of the shipped one")
+                        help="the learned card reader (the default; kept so older commands still run)")
+    parser.add_argument("--cards-hand", action="store_true",
+                        help="score the hand-built card reader (docs/vision-cards-d10.md) in place of the learned one")
     parser.add_argument("--taught", metavar="FILE",
                         help="score the dice (or d10) with this taught reader (`tabletop21 teach`) in place of the shipped one")
     parser.add_argument("--dice-model", metavar="FILE", action="append",
@@ -98,6 +100,8 @@ def run(args) -> int:
         chosen["dominoes"] = OTHER_READERS["dominoes-net"]
     if args.cards_net and "cards" in chosen:
         chosen["cards"] = OTHER_READERS["cards-net"]
+    if args.cards_hand and "cards" in chosen:
+        chosen["cards"] = OTHER_READERS["cards-hand"]
     if args.taught:
         from tabletop21.taught import load_taught
         from vision.read import taught_reader

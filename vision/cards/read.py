@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -17,7 +17,7 @@ from vision.cards.backs import find_borderless_backs
 from vision.cards.find import Region, find_card_regions, holds
 from vision.cards.white_stock import neutral
 from vision.cards.working_size import NEAR_ONE, TARGET, working_factor
-from vision.colour import grey_refusal
+from vision.colour import grey_refusal, is_grey
 from vision.resized_read import look_factor, read_in_frame, shrunk
 
 # How far past the play area's edge cards are looked for, in pixels of the frame read:
@@ -109,6 +109,28 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
     frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
     if (refusal := grey_refusal(frame_bgr, "card", "cards")) is not None:
         return refusal
+    look = _working_look(frame_bgr, calibration)
+    read = refuse_two_faced(_read(look.frame, look.calibration, look.area, look.singles, look.blobs))
+    return look.in_source(read)
+
+
+@dataclass(frozen=True)
+class _Look:
+    """The frame as the hand-built reader reads it: at the working size, with the card
+    regions found there."""
+
+    source: np.ndarray
+    frame: np.ndarray
+    calibration: Calibration | None
+    area: np.ndarray | None
+    singles: list[Region]
+    blobs: list[Region]
+
+    def in_source(self, read: TableRead) -> TableRead:
+        return read if self.frame is self.source else read_in_frame(read, self.frame.shape, self.source.shape)
+
+
+def _working_look(frame_bgr: np.ndarray, calibration: Calibration | None) -> _Look:
     source = neutral(frame_bgr)
     shrink = look_factor(source.shape)
     frame, frame_calibration = shrunk(source, calibration, shrink)
@@ -119,8 +141,31 @@ def read_cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) ->
         frame, frame_calibration = shrunk(source, calibration, 1.0 if abs(factor - 1) < NEAR_ONE else factor)
         area = _area(frame, frame_calibration)
         singles, blobs = find_card_regions(frame, area)
-    read = refuse_two_faced(_read(frame, frame_calibration, area, singles, blobs))
-    return read if frame is source else read_in_frame(read, frame.shape, source.shape)
+    return _Look(source, frame, frame_calibration, area, singles, blobs)
+
+
+def read_backs(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The face-down cards alone, found as read_cards finds them (a lone card region
+    that looks face down, and full-bleed backs outside the regions read), without the
+    hands' fan reading: the learned card reader reads the faces and finds no backs. A
+    grey frame holds no back found (read_cards refuses it)."""
+    frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
+    if is_grey(frame_bgr):
+        return TableRead()
+    look = _working_look(frame_bgr, calibration)
+    face_down: list[tuple[FaceDown | Unreadable, np.ndarray]] = []
+    for region in look.singles:
+        card = upright_card(look.frame, region)
+        if index.looks_face_down(card, index.card_white(card)):
+            corners = _upright_corners(region.rect)
+            face_down.append((FaceDown("card", (float(region.rect[0][0]), float(region.rect[0][1])), _box(corners)),
+                              cv2.boxPoints(region.rect)))
+    for back in find_borderless_backs(look.frame, look.area, look.singles + look.blobs):
+        corners = cv2.boxPoints(back.rect)
+        face_down.append((FaceDown("card", (float(back.rect[0][0]), float(back.rect[0][1])), _box(corners)), corners))
+    seen = [in_play(look.calibration, found, corners, "card", "card") for found, corners in face_down]
+    return look.in_source(TableRead(face_down=tuple(f for f in seen if isinstance(f, FaceDown)),
+                                    unreadable=tuple(f for f in seen if isinstance(f, Unreadable))))
 
 
 TWO_FACED = 0.08  # reads this close, as a share of the larger box's long side, are of one card
