@@ -36,8 +36,9 @@ def _inside(quad: np.ndarray, p, grow: float = 1.15) -> bool:
     return cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
 
 
-def score_scene(read, cards: list[dict], indices: list[compose.Index]) -> dict:
-    shown = {i.card for i in indices if i.shown}
+def score_scene(read, cards: list[dict], indices: list[compose.Index], in_view: float = compose.SHOWN) -> dict:
+    """`in_view`: the visible share at which an index counts as in full view."""
+    shown = {i.card for i in indices if i.visible >= in_view}
     up = [k for k, c in enumerate(cards) if c["rank"]]
     counted = [k for k in up if k in shown]
     out = dict.fromkeys(("cards", "right", "rank_right", "wrong", "refused", "missed", "twice", "phantoms"), 0)
@@ -93,6 +94,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     ap.add_argument("--json", type=Path, help="write the totals here")
+    ap.add_argument("--in-view", type=float, default=compose.SHOWN,
+                    help="visible share at which an index counts as in full view (compose.SHOWN)")
+    ap.add_argument("--heights", help="comma-separated camera heights of HEIGHTS (default: all)")
     ap.add_argument("--sweep", action="store_true",
                     help="net: score every face threshold of SWEEP on one pass (to choose it on training designs)")
     a = ap.parse_args(argv)
@@ -110,14 +114,16 @@ def main(argv=None) -> dict:
     if a.sweep:
         return sweep(a, designs, tabs)
     results = {}
-    for name, (long_range, size) in HEIGHTS.items():
+    heights = a.heights.split(",") if a.heights else list(HEIGHTS)
+    for name in heights:
+        long_range, size = HEIGHTS[name]
         rng = np.random.default_rng(a.seed)
         totals: dict[str, int] = {}
         for _ in range(a.scenes):
             cards: list[dict] = []
             img, indices = compose.scene(rng, size, tabs, designs, long_range=long_range, cards=cards,
                                          frame_side=size)
-            for k, v in score_scene(reader(img), cards, indices).items():
+            for k, v in score_scene(reader(img), cards, indices, a.in_view).items():
                 totals[k] = totals.get(k, 0) + v
         results[name] = totals
         print(line(name, totals), flush=True)
