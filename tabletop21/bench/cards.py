@@ -9,15 +9,13 @@ fresh process with every reader loaded (`readers_peak_mb`)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from tabletop21.bench.memory import fresh_peak_mb
 from vision.cards import read_cards as read_cards_hand_built
 from vision.cards.learned import read_cards_learned
 from vision.cards.net import read_cards_net
@@ -71,30 +69,15 @@ def run(args=None) -> None:
             big = [cv2.resize(f, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC) for f in frames]
             _print("cards, the default", label + " enlarged twice", per_image_cpu_ms(read_cards_learned, big, repeat),
                    big, repeat)
-    print(f"peak memory with every reader loaded, one 640x640 frame read by each: {readers_peak_mb():.0f} MB "
-          "(max RSS of a fresh process)")
-
-
-PEAK_SCRIPT = """
-import resource, cv2, numpy as np
-from vision.read import OTHER_READERS, READERS
-cv2.setNumThreads(1)
-frame = cv2.imread({path!r}) if {path!r} else None
-frame = cv2.resize(frame, (640, 640)) if frame is not None else np.full((640, 640, 3), 90, np.uint8)
-for reader in list(READERS.values()) + list(OTHER_READERS.values()):
-    reader(frame, None)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-"""
+    print(f"peak memory with every reader loaded, each card fixture read by each: {readers_peak_mb():.0f} MB "
+          "(peak resident memory of a fresh process)")
 
 
 def readers_peak_mb() -> float:
     """Peak memory of a fresh process that loads every reader (shipped and learned) and
-    reads one card fixture with each: what the Pi holds with all of them loaded."""
+    reads every card fixture with each: what the Pi holds with all of them loaded."""
     fixtures = sorted(SETS["card fixtures"].glob("*.jpg"))
-    script = PEAK_SCRIPT.format(path=str(fixtures[0]) if fixtures else "")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         env={**os.environ, "OMP_NUM_THREADS": "1"})
-    return int(out.stdout.split()[-1]) / 1024
+    return fresh_peak_mb(["vision.read.READERS", "vision.read.OTHER_READERS"], fixtures)
 
 
 if __name__ == "__main__":
