@@ -130,3 +130,33 @@ def test_each_label_fix_names_one_die_of_the_shared_photos(dice_photos):
         labels = json.loads((dice_photos.parent / source / "labels.json").read_text())
         hits = [d for d in labels[name]["dice"] if abs(d["box"][0] - x0) < 1 and abs(d["box"][1] - y0) < 1]
         assert len(hits) == 1 and hits[0]["value"] not in (None, value), (source, name)
+
+
+def test_a_config_with_more_face_classifiers_averages_their_probabilities(tmp_path):
+    """`face.also` names more classifiers; the reader takes the mean of all."""
+    import shutil
+
+    config = json.loads(dice_net.CONFIG.read_text())
+    for name in (config["detector"]["file"], config["face"]["file"]):
+        shutil.copy(dice_net.CONFIG.parent / name, tmp_path / name)
+    config["face"]["also"] = [config["face"]["file"]]
+    (tmp_path / "dice_net.json").write_text(json.dumps(config))
+    nets = dice_net.load_nets(tmp_path / "dice_net.json")
+    assert len(nets.face_also) == 1
+    batch = np.random.default_rng(0).uniform(-0.5, 0.5, (3, 3, config["face"]["input"], config["face"]["input"]))
+    batch = batch.astype(np.float32)
+    alone = dice_net.classify(batch, dice_net.load_nets())
+
+    class Flat:  # a second classifier that gives every class the same probability
+        def get_inputs(self):
+            return nets.face.get_inputs()
+
+        def run(self, names, feeds):
+            return [np.full((len(feeds[nets.face_in]), 7), 1 / 7, np.float32)]
+
+    nets.face_also = [Flat()]
+    mean = dice_net.classify(batch, nets)
+    np.testing.assert_allclose(mean, (alone + 1 / 7) / 2, rtol=1e-5)
+    probs, feats = dice_net.classify(batch, nets, features=True)
+    np.testing.assert_allclose(probs, mean, rtol=1e-5)
+    assert len(feats) == 3

@@ -35,6 +35,8 @@ class _Nets:
         base = self.base = Path(config_path).parent
         self.det = one_thread_session(base / cfg["detector"]["file"])
         self.face = one_thread_session(base / cfg["face"]["file"])
+        # more classifiers of the same input ("also": files), their probabilities averaged
+        self.face_also = [one_thread_session(base / name) for name in cfg["face"].get("also", ())]
         self.det_in = self.det.get_inputs()[0].name
         self.face_in = self.face.get_inputs()[0].name
 
@@ -183,11 +185,16 @@ def face_crops(frame: np.ndarray, nets: _Nets, dets: list[dict]) -> np.ndarray:
 
 def classify(batch: np.ndarray, nets: _Nets, features: bool = False):
     """The face classifier's 7 probabilities for each crop (and, with `features`, the
-    features its last layer reads, where the model gives them)."""
+    features its last layer reads, where the model gives them). Where the config names
+    more classifiers (`face.also`), the probabilities are the mean of all; the features
+    are the first one's."""
     if not features:
-        return nets.face.run(["probs"], {nets.face_in: batch})[0]
-    probs, feats = nets.face.run(["probs", "features"], {nets.face_in: batch})
-    return probs, feats
+        probs = nets.face.run(["probs"], {nets.face_in: batch})[0]
+    else:
+        probs, feats = nets.face.run(["probs", "features"], {nets.face_in: batch})
+    if nets.face_also:
+        probs = np.mean([probs, *(f.run(["probs"], {f.get_inputs()[0].name: batch})[0] for f in nets.face_also)], 0)
+    return (probs, feats) if features else probs
 
 
 def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None = None) -> list[dict]:

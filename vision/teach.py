@@ -173,7 +173,7 @@ def model_id(config_path=None, kind: str = "dice") -> str:
     reader was fitted on."""
     nets = dice_net.load_nets(_config(config_path, kind))
     digest = hashlib.sha256()
-    for name in (nets.cfg["detector"]["file"], nets.cfg["face"]["file"]):
+    for name in (nets.cfg["detector"]["file"], nets.cfg["face"]["file"], *nets.cfg["face"].get("also", ())):
         digest.update((nets.base / name).read_bytes())
     digest.update(json.dumps([nets.cfg["detector"], nets.cfg["face"]], sort_keys=True).encode())
     return digest.hexdigest()[:16]

@@ -1,10 +1,11 @@
 #!/bin/bash
 # One run end to end: detector, face classifier, ONNX export, calibration, evaluation.
-#   tools/dice_net/pipeline.sh runs/all "" 5000 2000
+#   tools/dice_net/pipeline.sh runs/all "" 3000 4000       (the shipped models)
 #   tools/dice_net/pipeline.sh runs/lo-aws dice-aws 3000 2000
-#   tools/dice_net/pipeline.sh runs/d6-fold0 dice-d6-photos@0/2 3000 2000
+#   tools/dice_net/pipeline.sh runs/d6-fold0 dice-d6-photos@0/2 3000 4000
 # COMPOSITE (default 0.5, as shipped) is the detector's share of composite crops; the
 # leave-one-out table of docs/vision-dice-net.md was made with COMPOSITE=0.
+# FACE_ARGS (default as shipped: "--size 48 --upright dice-aws") go to train_face.py.
 # Stages: detector, hard negatives (its false detections), face classifier.
 # A finished stage (det.pt / face.pt present) is skipped; an interrupted one resumes.
 set -euo pipefail
@@ -16,7 +17,7 @@ LO=(); [ -n "$LEAVE" ] && LO=(--leave-out "$LEAVE")
 mkdir -p "$RUN"
 [ -f "$RUN/det.pt" ] || $PY -m tools.dice_net.train_det --out "$RUN" "${LO[@]}" --steps "$DET_STEPS" --resume --composite "${COMPOSITE:-0.5}"
 [ -f "$RUN/hard.npz" ] || $PY -m tools.dice_net.mine --run "$RUN" "${LO[@]}"
-[ -f "$RUN/face.pt" ] || $PY -m tools.dice_net.train_face --out "$RUN" "${LO[@]}" --steps "$FACE_STEPS" --resume --hard "$RUN/hard.npz" --widths "${FACE_WIDTHS:-24,48,64,96}"
+[ -f "$RUN/face.pt" ] || $PY -m tools.dice_net.train_face --out "$RUN" "${LO[@]}" --steps "$FACE_STEPS" --resume --hard "$RUN/hard.npz" --widths "${FACE_WIDTHS:-24,48,64,96}" ${FACE_ARGS---size 48 --upright dice-aws}
 $PY -m tools.dice_net.export --run "$RUN" 2>/dev/null
 $PY -m tools.dice_net.calibrate --config "$RUN/onnx/dice_net.json" "${LO[@]}"
 if [[ "$LEAVE" == *@* ]]; then

@@ -3,6 +3,7 @@ compared at equal wrong reads rather than at thresholds each run's calibration c
 
     python -m tools.dice_net.sweep --config runs/lo-aws/onnx/dice_net.json --source dice-aws
     python -m tools.dice_net.sweep --config vision/models/dice_net.json --split val
+    python -m tools.dice_net.sweep --config runs/d6s-fold0/onnx/dice_net.json --only dice-d6-photos@0/2
 
 Percentages are of the source's labelled dice that have a value (as evaluate counts
 them); "wrong of read" is wrong / (right + wrong). Only for comparing recipes: the
@@ -19,7 +20,7 @@ import argparse
 from pathlib import Path
 
 from tools.dice_net.calibrate import outcomes
-from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, load_photos
+from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, leave_spec, left_out, load_photos
 
 DETECTOR = (0.2, 0.3, 0.4)
 FACE = (0.9, 0.97, 0.99, 0.997, 0.999)
@@ -31,12 +32,14 @@ def main(argv=None):
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--config", type=Path, required=True)
     ap.add_argument("--source", choices=PHOTO_SOURCES, action="append", help="default: every source")
+    ap.add_argument("--only", type=leave_spec, help="SOURCE@K/N: only that part of a source (a fold left out)")
     ap.add_argument("--split", choices=("all", "val"), default="all", help="val: the photos calibrate chooses on")
     a = ap.parse_args(argv)
     from vision.dice_net import candidates
 
-    sources = tuple(a.source or PHOTO_SOURCES)
-    photos = [p for p in load_photos(a.data, sources) if a.split == "all" or is_val(p)]
+    sources = (a.only[0],) if a.only else tuple(a.source or PHOTO_SOURCES)
+    photos = [p for p in load_photos(a.data, sources) if (a.split == "all" or is_val(p))
+              and (not a.only or left_out(p, [a.only]))]
     per_photo = [(candidates(ph.load(), a.config, min_score=min(DETECTOR)), ph.dice) for ph in photos]
     n = sum(1 for ph in photos for d in ph.dice if d["value"] is not None)
     print(f"{a.config} on {', '.join(sources)} ({a.split}): {n} dice with a value; not-a-die threshold {NOT_DIE}")
