@@ -140,15 +140,9 @@ def detect(frame: np.ndarray, nets: _Nets, threshold: float, enlarge: float = 1.
     h, w = frame.shape[:2]
     out, scale = run_letterboxed(frame, nets, enlarge)
     heat = np.ascontiguousarray(out[0])
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
-    ys, xs = np.nonzero(peaks)
-    if len(ys) == 0:
-        return []
-    order = np.argsort(-heat[ys, xs])[: int(cfg["detector"].get("max_dice", 64))]
-    ys, xs = ys[order], xs[order]
     gh, gw = heat.shape
     dets: list[dict] = []
-    for y, x_ in zip(ys, xs):
+    for y, x_ in heat_peaks(heat, threshold, int(cfg["detector"].get("max_dice", 64))):
         # sub-cell centre: the heat-weighted mean over the 3x3 round the peak
         y0, y1, x0, x1 = max(0, y - 1), min(gh, y + 2), max(0, x_ - 1), min(gw, x_ + 2)
         patch = heat[y0:y1, x0:x1]

@@ -46,8 +46,7 @@ except (OSError, StopIteration):
 def fresh_peak_mb(readers: list[str], frames: list[Path], sizes: tuple[tuple[int, int], ...] = ((640, 640),)) -> float:
     """Peak resident MB of a new Python process that reads every frame in `frames`,
     scaled to cover each of `sizes` (width, height) and cut to it (one grey frame when
-    `frames` is empty),
-    with each of `readers`: dotted names of a reader function called as `reader(frame)`,
+    `frames` is empty), with each of `readers`: dotted names of a reader function called as `reader(frame)`,
     or of a dict of readers called as `reader(frame, None)`."""
     spec = ",".join(f"{w}x{h}" for w, h in sizes)
     args = [sys.executable, "-c", _SCRIPT, spec, ",".join(readers), *map(str, frames)]

@@ -25,11 +25,12 @@ from tools.dice_net.data import DEFAULT_DATA, is_val, kept_sources, leave_spec, 
 from tools.dice_net.evaluate import match
 
 
-def outcomes(per_photo, det_thr: float, not_die: float, temperature: float | None = None):
-    """(confidence, status) of every find that passes `det_thr` and `not_die` on photos
-    given as (candidates, labels): status 1 right, 2 wrong, 0 a die with no value, -1 in no
-    box. With `temperature`, also the chance each read is right once the probabilities
-    are softened by it (`fit_temperature`)."""
+def outcomes(per_photo, det_thr: float, not_die: float, temperature: float = 1.0):
+    """(confidence, status, softened confidence) of every find that passes `det_thr` and
+    `not_die` on photos given as (candidates, labels): status 1 right, 2 wrong, 0 a die
+    with no value, -1 in no box; the softened confidence is the chance the read is right
+    once the probabilities are softened by `temperature` (`fit_temperature`; at 1 it is
+    the confidence)."""
     conf, status, sure = [], [], []
     for cands, labs in per_photo:
         kept = [c for c in cands if c["score"] >= det_thr and c["probs"][0] < not_die]
@@ -37,10 +38,7 @@ def outcomes(per_photo, det_thr: float, not_die: float, temperature: float | Non
             v = int(np.argmax(c["probs"][1:])) + 1
             conf.append(c["probs"][v])
             status.append(-1 if j is None else 0 if labs[j]["value"] is None else 1 if labs[j]["value"] == v else 2)
-            if temperature is not None:
-                sure.append(_softened(c["probs"], temperature)[v])
-    if temperature is None:
-        return np.array(conf), np.array(status)
+            sure.append(_softened(c["probs"], temperature)[v])
     return np.array(conf), np.array(status), np.array(sure)
 
 
@@ -87,23 +85,18 @@ def main(argv=None):
     faces = np.concatenate([np.linspace(0.3, 0.9, 31), np.linspace(0.905, 0.995, 19),
                             [0.997, 0.999, 0.9995, 0.9999, 0.99995, 0.99999, 0.999995, 0.999999]])
     fallback = None  # when no threshold meets --max-wrong: the fewest wrong, then the most right
-    temperature = fit_temperature(per_photo, 0.1) if a.rule == "expected" else None
-    if temperature is not None:
+    temperature = fit_temperature(per_photo, 0.1) if a.rule == "expected" else 1.0
+    if a.rule == "expected":
         print(f"temperature {temperature:.2f}")
     for det_thr in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6):
         for not_die in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
-            if temperature is None:
-                conf, status = outcomes(per_photo, det_thr, not_die)
-            else:
-                conf, status, sure = outcomes(per_photo, det_thr, not_die, temperature)
+            conf, status, sure = outcomes(per_photo, det_thr, not_die, temperature)
             for ft in faces:
                 read = conf >= ft
                 right = int(((status == 1) & read).sum())
                 wrong = int(((status == 2) & read).sum())
-                if temperature is not None:  # the wrong reads to expect, from every read's confidence
-                    wrong_judged = float((1 - sure)[read & (status >= 1)].sum())
-                else:
-                    wrong_judged = wrong
+                # expected: the wrong reads to expect, from every read's softened confidence
+                wrong_judged = float((1 - sure)[read & (status >= 1)].sum()) if a.rule == "expected" else wrong
                 phantom = int(((status == -1) & read).sum())
                 stray = int(((status == -1) & ~read).sum())
                 unread = int(((status >= 1) & ~read).sum())

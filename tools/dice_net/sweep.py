@@ -45,7 +45,7 @@ def main(argv=None):
     print(f"{a.config} on {', '.join(sources)} ({a.split}): {n} dice with a value; not-a-die threshold {NOT_DIE}")
     print("detector  face    right%  wrong%  phantom%  wrong-of-read%")
     for det_thr in DETECTOR:
-        conf, status = outcomes(per_photo, det_thr, NOT_DIE)
+        conf, status, _ = outcomes(per_photo, det_thr, NOT_DIE)
         for ft in FACE:
             read = conf >= ft
             right, wrong = int(((status == 1) & read).sum()), int(((status == 2) & read).sum())

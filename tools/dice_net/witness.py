@@ -79,7 +79,9 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     config = a.config or dice_net.MODELS / "dice_net.json"
-    nets = dice_net.load_nets(config)
+    cfg = dice_net.load_nets(config).cfg
+    det_thr, face_thr = float(cfg["detector"]["threshold"]), float(cfg["face"]["threshold"])
+    not_die = float(cfg["face"]["not_die_threshold"])
     folder = a.data / a.source
     labels = load_labels(folder)
     names = sorted(labels)[:: a.every]
@@ -89,8 +91,8 @@ def main(argv=None) -> None:
     for name in names:
         frame = load_bgr(photo_path(folder, name))
         hand = read_dice(frame)
-        net = dice_net.read_dice_net(frame, config)
-        finds = dice_net.detect(dice_net._check_frame(frame), nets, SEEN)
+        finds = dice_net.candidates(frame, config, min_score=SEEN)  # one detector pass for both uses
+        net = dice_net.decide([f for f in finds if f["score"] >= det_thr], face_thr, not_die)
         reads = {"hand": hand, "net": net, "agree": combine(hand, net, finds, False),
                  "agree+net": combine(hand, net, finds, True)}
         for m in modes:
