@@ -160,3 +160,29 @@ def test_a_config_with_more_face_classifiers_averages_their_probabilities(tmp_pa
     probs, feats = dice_net.classify(batch, nets, features=True)
     np.testing.assert_allclose(probs, mean, rtol=1e-5)
     assert len(feats) == 3
+
+
+def test_mirror_views_agree_on_a_symmetric_die_and_doubt_where_the_two_views_differ():
+    """`face.tta` "mirror": the crop and its mirror image, their reads' geometric mean."""
+    nets = dice_net.load_nets()
+    size = nets.cfg["face"]["input"]
+    rng = np.random.default_rng(1)
+    half = rng.uniform(0, 255, (2, 3, size, size // 2)).astype(np.float32)
+    symmetric = np.ascontiguousarray(np.concatenate([half, half[..., ::-1]], axis=3))
+    plain = dice_net._read_views(symmetric, nets, 1)
+    np.testing.assert_allclose(dice_net._read_views(symmetric, nets, "mirror"), plain, rtol=1e-4, atol=1e-6)
+
+    class Sided:  # a classifier sure of a 2 on the crop, of a 5 on its mirror image
+        def run(self, names, feeds):
+            x = feeds[nets.face_in]
+            out = np.full((len(x), 7), 0.01, np.float32)
+            left = x[:, 0, 0, 0] > x[:, 0, 0, -1]
+            out[left, 2], out[~left, 5] = 0.94, 0.94
+            return [out]
+
+    lopsided = np.zeros((1, 3, size, size), np.float32)
+    lopsided[..., 0] = 255
+    fake = dice_net._Nets.__new__(dice_net._Nets)
+    fake.face, fake.face_in, fake.face_also = Sided(), nets.face_in, []
+    both = dice_net._read_views(lopsided, fake, "mirror")[0]
+    assert both.sum() == pytest.approx(1.0) and both[2] == pytest.approx(both[5]) and both.max() < 0.5

@@ -191,6 +191,23 @@ def classify(batch: np.ndarray, nets: _Nets, features: bool = False):
     return (probs, feats) if features else probs
 
 
+def _read_views(batch: np.ndarray, nets: _Nets, tta) -> np.ndarray:
+    """The classifier's probabilities for each crop, read as the config's `face.tta` says:
+    1, the crop as it is; 2-4, also turned by 90, 180, 270 degrees, the reads averaged;
+    "mirror", also mirrored left to right (which keeps the top of a photo at the top), the
+    two reads' geometric mean renormalised, so that a die the two views read differently
+    is read at neither's confidence."""
+    if tta == "mirror":
+        probs = classify(np.ascontiguousarray(np.concatenate([batch, batch[..., ::-1]])), nets)
+        both = np.sqrt(np.clip(probs[:len(batch)] * probs[len(batch):], 1e-30, None))
+        return both / both.sum(1, keepdims=True)
+    turns = int(tta)
+    if turns <= 1:
+        return classify(batch, nets)
+    views = np.ascontiguousarray(np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(turns)]))
+    return classify(views, nets).reshape(turns, len(batch), -1).mean(0)
+
+
 def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None = None) -> list[dict]:
     """Every detection above `min_score` (default: the config's detector threshold) with
     its box in frame pixels, detector score and the classifier's 7 probabilities."""
@@ -201,12 +218,7 @@ def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None 
     if not kept:
         return []
     batch = face_crops(frame, nets, kept)
-    turns = int(nets.cfg["face"].get("tta", 1))  # also read the crop turned by 90, 180, 270 degrees: mean of the reads
-    if turns > 1:
-        batch = np.ascontiguousarray(np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(turns)]))
-    probs = classify(batch, nets)
-    if turns > 1:
-        probs = probs.reshape(turns, len(kept), -1).mean(0)
+    probs = _read_views(batch, nets, nets.cfg["face"].get("tta", 1))
     for d, p in zip(kept, probs):
         d["probs"] = p.astype(float)
     return kept

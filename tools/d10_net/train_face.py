@@ -36,7 +36,7 @@ from tools.d10_net.data import cutouts, fold_spec, held_out, load_d10
 from tools.d10_net.other_dice import other_die
 from tools.d10_net.train_det import DEFAULT_CACHE
 from tools.dice_net.ckpt import lr_at, resume, save, take_step
-from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, crop_square, photometric
+from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, crop_square, photometric, recolour
 from tools.dice_net.models import Face
 
 FACE = 48
@@ -158,18 +158,6 @@ def collect(a, rng):
         X.extend(hard)
         Y.extend([0] * len(hard))
     return np.stack(X), np.array(Y, np.int64), (np.stack(val_X) if val_X else None), np.array(val_Y, np.int64)
-
-
-def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Any body colour: the hue turned at random, or the channels swapped, so that a
-    die's colour says nothing of its number (each real run is one die on one face)."""
-    if rng.random() < 0.6:
-        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(180))) % 180).astype(np.uint8)
-        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
-    if rng.random() < 0.4:
-        img = np.ascontiguousarray(img[..., rng.permutation(3)])
-    return img
 
 
 def augment(patch, rng, jitter=True):

@@ -124,6 +124,21 @@ def photometric(img: np.ndarray, rng: np.random.Generator, grey_p=0.3, blur=(0.5
     return out
 
 
+def recolour(img: np.ndarray, rng: np.random.Generator, invert: float = 0.0) -> np.ndarray:
+    """Any body colour: the hue turned at random, or the channels swapped, so that a
+    die's colour says nothing of its number; with probability `invert` the light and dark
+    swapped too (white pips on a black die for black pips on a white one)."""
+    if rng.random() < 0.6:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(180))) % 180).astype(np.uint8)
+        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.4:
+        img = np.ascontiguousarray(img[..., rng.permutation(3)])
+    if invert and rng.random() < invert:
+        img = 255 - img
+    return img
+
+
 def rot_flip(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator):
     """A random 90-degree turn and mirror of a square image, boxes carried along."""
     size = img.shape[0]

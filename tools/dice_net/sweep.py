@@ -19,12 +19,32 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 from pathlib import Path
 
+import numpy as np
+
 from tools.dice_net.calibrate import outcomes
 from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, is_val, leave_spec, left_out, load_photos
 
 DETECTOR = (0.2, 0.3, 0.4)
 FACE = (0.9, 0.97, 0.99, 0.997, 0.999)
 NOT_DIE = 0.3
+WRONG_OF_READ = (0.002, 0.005, 0.01, 0.02)
+
+
+def right_at_wrong(conf, status, n: int, limit: float) -> tuple[float, float]:
+    """The most dice read right (% of n) at a face threshold whose reads keep wrong / read
+    at or under `limit` (phantoms and dice with no value aside), and that threshold:
+    recipes compared at equal wrong reads, whatever threshold each would need."""
+    keep = (status == 1) | (status == 2)
+    c, st = conf[keep], status[keep]
+    order = np.argsort(-c, kind="stable")
+    c, wrong = c[order], np.cumsum(st[order] == 2)
+    best, thr = 0.0, 1.0
+    for i in range(len(c)):
+        if i + 1 < len(c) and c[i + 1] == c[i]:
+            continue  # a threshold at c[i] reads every die of that confidence
+        if wrong[i] <= limit * (i + 1):
+            best, thr = 100 * (i + 1 - int(wrong[i])) / n, float(c[i])
+    return best, thr
 
 
 def main(argv=None):
@@ -52,6 +72,12 @@ def main(argv=None):
             phantom = int(((status == -1) & read).sum())
             print(f"{det_thr:8.2f}  {ft:5.3f}  {100 * right / n:6.1f}  {100 * wrong / n:6.2f}  {100 * phantom / n:8.2f}"
                   f"  {100 * wrong / max(1, right + wrong):14.2f}")
+    print("detector  at wrong-of-read <=  right%  (face threshold)")
+    for det_thr in DETECTOR:
+        conf, status, _ = outcomes(per_photo, det_thr, NOT_DIE)
+        print(f"{det_thr:8.2f}  " + "  ".join(
+            f"{100 * lim:.1f}%: {r:5.1f} ({t:.4f})" for lim in WRONG_OF_READ
+            for r, t in [right_at_wrong(conf, status, n, lim)]))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from tools.dice_net.data import (
     load_crops,
     load_photos,
     photometric,
+    recolour,
 )
 from tools.dice_net.models import Face
 
@@ -122,10 +123,11 @@ def collect(data, sources, val, hard=None, rng=None, leave=(), upright=()):
     return np.stack(patches), np.array(labels, np.int64), np.array(ups, bool)
 
 
-def augment(patch, rng, jitter=True, upright=False):
+def augment(patch, rng, jitter=True, upright=False, recol=0.0, invert=0.0):
     """A run-time-like crop of a stored patch: jittered in place and size, turned by any
     angle and mirrored, or (`upright`) turned by at most UPRIGHT_TURN degrees and mirrored
-    left to right only, so the top of the photo stays the top."""
+    left to right only, so the top of the photo stays the top. With probability `recol`
+    the die is given another colour (`recolour`, light and dark swapped at `invert`)."""
     c = PATCH / 2
     side = PATCH / PATCH_SCALE * CROP_SCALE
     if jitter:
@@ -140,6 +142,8 @@ def augment(patch, rng, jitter=True, upright=False):
         if rng.random() < 0.15:
             s = int(rng.integers(20, FACE))
             out = cv2.resize(cv2.resize(out, (s, s), interpolation=cv2.INTER_AREA), (FACE, FACE))
+        if recol and rng.random() < recol:
+            out = recolour(out, rng, invert)
         return photometric(out, rng, grey_p=0.35, blur=(0.3, 0.9))
     return crop_square(patch, c, c, side, FACE)
 
@@ -162,6 +166,10 @@ def main(argv=None):
                     help="a source whose photos keep their up direction (phone photos at an angle)")
     ap.add_argument("--renders", type=int, default=0,
                     help="rendered dice of any design drawn on bare-table patches (tools.dice_net.render_faces)")
+    ap.add_argument("--recolour", type=float, default=0.0,
+                    help="share of crops given another body colour (hue turned, channels swapped)")
+    ap.add_argument("--invert", type=float, default=0.0,
+                    help="share of the recoloured crops with light and dark swapped as well")
     a = ap.parse_args(argv)
     set_size(a.size)
     torch.set_num_threads(1)
@@ -194,7 +202,7 @@ def main(argv=None):
     while step < a.steps:
         model.train()
         idx = rng.integers(len(X), size=a.batch)
-        x = torch.from_numpy(np.stack([augment(X[i], rng, upright=U[i]) for i in idx])).permute(0, 3, 1, 2).float() / 255 - 0.5
+        x = torch.from_numpy(np.stack([augment(X[i], rng, upright=U[i], recol=a.recolour, invert=a.invert) for i in idx])).permute(0, 3, 1, 2).float() / 255 - 0.5
         y = torch.from_numpy(Y[idx])
         loss = F.cross_entropy(model(x), y)  # no smoothing: it would cap the confidence the threshold needs
         take_step(opt, loss, lr_at(a.lr, step, a.steps))
@@ -212,7 +220,8 @@ def main(argv=None):
             t0 = time.time()
         if step % a.ckpt_every == 0 or step == a.steps:
             save(model, opt, step, ckpt)
-    torch.save({"widths": widths, "size": FACE, "upright": a.upright, "renders": a.renders, "model": model.state_dict()},
+    torch.save({"widths": widths, "size": FACE, "upright": a.upright, "renders": a.renders,
+                "recolour": a.recolour, "invert": a.invert, "model": model.state_dict()},
                a.out / "face.pt")
     print("done", flush=True)
 
