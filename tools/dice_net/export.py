@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 
 import torch
@@ -20,11 +21,13 @@ from tools.dice_net.train_det import INPUT, STRIDE
 from tools.dice_net.train_face import CROP_SCALE
 
 
-def write_onnx(det: Detector, face: Face, size: int, dest: Path, prefix: str) -> None:
-    """`<prefix>_detector.onnx` and `<prefix>_face.onnx` in `dest`, opened up for any
-    detector input size and for the face features a taught head is fitted on."""
-    torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / f"{prefix}_detector.onnx"),
-                      input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False)
+def write_onnx(det: Detector | None, face: Face, size: int, dest: Path, prefix: str) -> None:
+    """`<prefix>_detector.onnx` (unless `det` is None: the file there is kept) and
+    `<prefix>_face.onnx` in `dest`, opened up for any detector input size and for the
+    face features a taught head is fitted on."""
+    if det is not None:
+        torch.onnx.export(DetectorExport(det), torch.zeros(1, 3, INPUT, INPUT), str(dest / f"{prefix}_detector.onnx"),
+                          input_names=["image"], output_names=["heat_size"], opset_version=17, dynamo=False)
     torch.onnx.export(FaceExport(face), torch.zeros(2, 3, size, size), str(dest / f"{prefix}_face.onnx"),
                       input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
                       dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
@@ -32,10 +35,18 @@ def write_onnx(det: Detector, face: Face, size: int, dest: Path, prefix: str) ->
 
 
 def export(run: Path, dest: Path) -> Path:
+    """The run's networks as ONNX in `dest`. A run with no det.pt but a
+    dice_detector.onnx (a face classifier trained for an exported detector, as
+    `mine.py --config` mines for) keeps that file as its detector."""
     dest.mkdir(parents=True, exist_ok=True)
-    det = Detector()
-    det.load_state_dict(torch.load(run / "det.pt"))
-    det.eval()
+    det: Detector | None = Detector()
+    kept = run / "dice_detector.onnx"
+    if not (run / "det.pt").exists() and kept.exists():
+        det = None
+        shutil.copy(kept, dest / "dice_detector.onnx")
+    else:
+        det.load_state_dict(torch.load(run / "det.pt"))
+        det.eval()
     st = torch.load(run / "face.pt")
     face = Face(tuple(st["widths"])) if "widths" in st else Face()
     face.load_state_dict(st["model"] if "widths" in st else st)
