@@ -39,12 +39,12 @@ def export(run: Path, dest: Path) -> Path:
     dice_detector.onnx (a face classifier trained for an exported detector, as
     `mine.py --config` mines for) keeps that file as its detector."""
     dest.mkdir(parents=True, exist_ok=True)
-    det: Detector | None = Detector()
     kept = run / "dice_detector.onnx"
+    det: Detector | None = None
     if not (run / "det.pt").exists() and kept.exists():
-        det = None
         shutil.copy(kept, dest / "dice_detector.onnx")
     else:
+        det = Detector()
         det.load_state_dict(torch.load(run / "det.pt"))
         det.eval()
     st = torch.load(run / "face.pt")

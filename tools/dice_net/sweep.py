@@ -38,13 +38,13 @@ def right_at_wrong(conf, status, n: int, limit: float) -> tuple[float, float]:
     c, st = conf[keep], status[keep]
     order = np.argsort(-c, kind="stable")
     c, wrong = c[order], np.cumsum(st[order] == 2)
-    best, thr = 0.0, 1.0
-    for i in range(len(c)):
-        if i + 1 < len(c) and c[i + 1] == c[i]:
-            continue  # a threshold at c[i] reads every die of that confidence
-        if wrong[i] <= limit * (i + 1):
-            best, thr = 100 * (i + 1 - int(wrong[i])) / n, float(c[i])
-    return best, thr
+    read = np.arange(1, len(c) + 1)
+    # a threshold at c[i] reads every die of that confidence: cut only where it changes
+    ok = np.append(c[1:] != c[:-1], True) & (wrong <= limit * read)
+    if not ok.any():
+        return 0.0, 1.0
+    i = int(np.flatnonzero(ok)[-1])
+    return 100 * (read[i] - int(wrong[i])) / n, float(c[i])
 
 
 def main(argv=None):
@@ -64,8 +64,8 @@ def main(argv=None):
     n = sum(1 for ph in photos for d in ph.dice if d["value"] is not None)
     print(f"{a.config} on {', '.join(sources)} ({a.split}): {n} dice with a value; not-a-die threshold {NOT_DIE}")
     print("detector  face    right%  wrong%  phantom%  wrong-of-read%")
-    for det_thr in DETECTOR:
-        conf, status, _ = outcomes(per_photo, det_thr, NOT_DIE)
+    found = {det_thr: outcomes(per_photo, det_thr, NOT_DIE)[:2] for det_thr in DETECTOR}
+    for det_thr, (conf, status) in found.items():
         for ft in FACE:
             read = conf >= ft
             right, wrong = int(((status == 1) & read).sum()), int(((status == 2) & read).sum())
@@ -73,8 +73,7 @@ def main(argv=None):
             print(f"{det_thr:8.2f}  {ft:5.3f}  {100 * right / n:6.1f}  {100 * wrong / n:6.2f}  {100 * phantom / n:8.2f}"
                   f"  {100 * wrong / max(1, right + wrong):14.2f}")
     print("detector  at wrong-of-read <=  right%  (face threshold)")
-    for det_thr in DETECTOR:
-        conf, status, _ = outcomes(per_photo, det_thr, NOT_DIE)
+    for det_thr, (conf, status) in found.items():
         print(f"{det_thr:8.2f}  " + "  ".join(
             f"{100 * lim:.1f}%: {r:5.1f} ({t:.4f})" for lim in WRONG_OF_READ
             for r, t in [right_at_wrong(conf, status, n, lim)]))
