@@ -120,8 +120,9 @@ def check_taught(config: ApplianceConfig) -> Finding:
         return Finding("taught reader", False, str(err),
                        "teach again, or empty [table] taught in the settings for the shipped reader")
     on = taught.taught_on
+    pieces = f"{on.get('tiles')} tiles" if taught.kind == "dominoes" else f"{on.get('dice')} dice"
     return Finding("taught reader", True, f"{path} reads the {taught.kind}: taught on {on.get('photos')} photos "
-                   f"({on.get('dice')} dice) of {on.get('folder', 'a folder')}, for models {taught.model}")
+                   f"({pieces}) of {on.get('folder', 'a folder')}, for models {taught.model}")
 
 
 def check_learned(config: ApplianceConfig) -> Finding:

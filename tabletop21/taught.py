@@ -17,6 +17,7 @@ from vision.image_io import NotAnImage, load_bgr
 from vision.teach import KINDS, Example, Taught, TaughtError, teach
 
 MOST_PHOTOS = 200
+PIECE = {"dice": "die", "d10": "d10", "dominoes": "domino tile", "cards": "card"}
 LONGEST_SIDE = 1600  # px: teaching photos larger than this are shrunk as they load
 
 
@@ -60,7 +61,7 @@ def examples_from_folder(kind: str, directory: str | Path) -> list[Example]:
     example, all checked before anything is taught: one bad photo or label is one line
     naming it, and nothing is taught."""
     if kind not in KINDS:
-        raise TableError(f"only {' and '.join(KINDS)} can be taught today; {kind} is read by the shipped reader alone")
+        raise TableError(f"only {', '.join(KINDS)} can be taught today; {kind} is read by the shipped reader alone")
     directory = Path(directory)
     if not directory.is_dir():
         raise TableError(f"{directory}: no such folder (give a folder holding labels.json and the photos)")
@@ -82,14 +83,23 @@ def examples_from_folder(kind: str, directory: str | Path) -> list[Example]:
         shrink = min(1.0, LONGEST_SIDE / max(frame.shape[:2]))
         if shrink < 1.0:
             frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-        dice = tuple((d.get("value"), (float(d["box"][0]) * shrink, float(d["box"][1]) * shrink,
-                                       float(d["box"][2]) * shrink, float(d["box"][3]) * shrink))
+        dice = tuple((_value(d, kind), (float(d["box"][0]) * shrink, float(d["box"][1]) * shrink,
+                                        float(d["box"][2]) * shrink, float(d["box"][3]) * shrink))
                      for d in labels[name].get(kind, []))  # labels.json lists each kind under its name
         examples.append(Example(name, frame, dice))
     if not any(ex.dice for ex in examples):
-        raise TableError(f"{directory / 'labels.json'}: no {'die' if kind == 'dice' else kind} is labelled in any "
+        raise TableError(f"{directory / 'labels.json'}: no {PIECE[kind]} is labelled in any "
                          "photo; nothing was taught")
     return examples
+
+
+def _value(piece: dict, kind: str):
+    """A labelled piece's value as vision.teach takes it: a die's value, a tile's halves
+    as a tuple (None where not given)."""
+    if kind != "dominoes":
+        return piece.get("value")
+    halves = piece.get("halves")
+    return tuple(halves) if isinstance(halves, list) else halves
 
 
 def teach_folder(kind: str, directory: str | Path) -> Taught:

@@ -78,7 +78,7 @@ def test_a_taught_file_is_refused_with_other_models_or_damaged(taught):
         assert "\n" not in said[case] and "Traceback" not in said[case]
     assert "other reader models" in said["other models"] and "teach again" in said["other models"]
     assert "version 99" in said["a later version"]
-    assert "only dice and d10 can be taught" in said["another kind"]
+    assert "only dice, d10, dominoes can be taught" in said["another kind"]
 
 
 def test_teaching_needs_real_dice_labels():
@@ -142,9 +142,9 @@ def test_bad_teaching_input_is_one_line_naming_the_file_and_teaches_nothing(tmp_
 
 def test_kinds_not_taught_yet_say_so_from_a_folder_and_at_the_table(capsys):
     assert main(["teach", "cards", "somewhere", "-o", "x.json"]) == 2
-    assert "only dice and d10 can be taught today" in capsys.readouterr().err
+    assert "only dice, d10, dominoes can be taught today" in capsys.readouterr().err
     assert main(["teach", "dominoes"]) == 2  # at the table (no DIR): refused before any device opens
-    assert "only dice and d10 can be taught today" in capsys.readouterr().err
+    assert "dominoes are taught from photos today, not at the table" in capsys.readouterr().err
 
 
 def test_without_teaching_the_learned_reader_is_unchanged(taught):

@@ -31,6 +31,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 from scipy.optimize import minimize
@@ -71,8 +72,10 @@ class Kind:
 
 
 SPECS = {"dice": Kind("dice", "dice_net.json", 1, 6, True, "die", "die"),
-         "d10": Kind("d10", "d10_net.json", 0, 9, False, "d10", "d10", min_values=6)}
-KINDS = tuple(SPECS)  # what can be taught today; dominoes and cards are not yet
+         "d10": Kind("d10", "d10_net.json", 0, 9, False, "d10", "d10", min_values=6),
+         # a tile's halves, 0-6 pips each (vision.teach_dominoes teaches and reads them)
+         "dominoes": Kind("dominoes", "domino_net.json", 0, 6, True, "tile", "domino")}
+KINDS = tuple(SPECS)  # what can be taught today; cards are not yet
 ENLARGE = (0.5, 0.71, 1.0, 1.41, 2.0)
 DETECTOR_THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 HEAD_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
@@ -88,11 +91,12 @@ class TaughtError(ValueError):
 
 @dataclass(frozen=True)
 class Example:
-    """One labelled frame: its name (for messages) and its dice as (value or None, box)."""
+    """One labelled frame: its name (for messages) and its pieces as (value or None, box);
+    a domino tile's value is its two halves, (a, b)."""
 
     name: str
     frame: np.ndarray
-    dice: tuple[tuple[int | None, tuple[float, float, float, float]], ...]
+    dice: tuple[tuple[int | tuple[int, int] | None, tuple[float, float, float, float]], ...]
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,7 @@ class Taught:
             raise TaughtError(f"was written in taught-file version {data.get('version')}, and this tabletop21 "
                               f"reads version {VERSION}: teach again")
         if data.get("kind") not in KINDS:
-            raise TaughtError(f"teaches {data.get('kind')!s}, and only {' and '.join(KINDS)} can be taught today")
+            raise TaughtError(f"teaches {data.get('kind')!s}, and only {', '.join(KINDS)} can be taught today")
         spec = SPECS[data["kind"]]
         model = model_id(config_path, spec.name)
         if data.get("model") != model:
@@ -276,11 +280,16 @@ def teach_dice(examples: Iterable[Example], config_path=None,
 
 def teach(kind: str, examples: Iterable[Example], config_path=None,
           progress: Callable[[int, int], None] | None = None, min_values: int | None = None) -> Taught:
-    """A taught reader of `kind` ("dice", "d10") fitted to these labelled frames of the
-    owner's pieces (Example.dice holds them, whatever the kind). `min_values` other than
+    """A taught reader of `kind` ("dice", "d10", "dominoes") fitted to these labelled frames
+    of the owner's pieces (Example.dice holds them, whatever the kind: a value, or for
+    a tile its two halves). `min_values` other than
     the kind's own is for measuring only (tools/d10_net/teach_bench.py)."""
     if kind not in SPECS:
-        raise TaughtError(f"only {' and '.join(KINDS)} can be taught today, not {kind}")
+        raise TaughtError(f"only {', '.join(KINDS)} can be taught today, not {kind}")
+    if kind == "dominoes":
+        from vision.teach_dominoes import teach_dominoes
+
+        return teach_dominoes(list(examples), config_path, progress)
     spec = SPECS[kind]
     exs = _checked(examples, spec, min_values)
     config_path = _config(config_path, kind)
@@ -316,12 +325,12 @@ def teach(kind: str, examples: Iterable[Example], config_path=None,
         for d, j in zip(dets, got):
             value = None if j is None else ex.dice[j][0]
             if j is None or value is not None:  # a die whose value nobody could tell teaches nothing
-                items.append((d, 0 if value is None else value - spec.low + 1))
+                items.append((d, 0 if value is None else cast(int, value) - spec.low + 1))
         for j, (value, box) in enumerate(ex.dice):
             if j not in got and value is not None:
                 x0, y0, x1, y1 = box
                 items.append(({"center": ((x0 + x1) / 2, (y0 + y1) / 2), "w": x1 - x0, "h": y1 - y0},
-                              value - spec.low + 1))
+                              cast(int, value) - spec.low + 1))
         if items:
             crops = dice_net.face_crops(ex.frame, nets, [d for d, _ in items])
             probs, feats = dice_net.classify(_turns(crops, spec.mirror), nets, features=True)
@@ -396,7 +405,12 @@ def _tally(held, shipped, labels, head_thr, keep_shipped, shipped_thr, shipped_n
 
 
 def read_taught(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> TableRead:
-    """Read the pieces a taught reader was taught (six-sided dice or d10s) in a BGR frame."""
+    """Read the pieces a taught reader was taught (six-sided dice, d10s or domino tiles) in a
+    BGR frame."""
+    if taught.kind == "dominoes":
+        from vision.teach_dominoes import read_taught_dominoes
+
+        return read_taught_dominoes(frame_bgr, taught, config_path)
     spec = SPECS[taught.kind]
     frame = dice_net._check_frame(frame_bgr)
     nets = dice_net.load_nets(_config(config_path, taught.kind))

@@ -12,10 +12,11 @@ from tabletop21.taught import save_taught, teach_folder
 from vision.teach import KINDS
 
 ALL_KINDS = ("dice", "d10", "dominoes", "cards")
+AT_THE_TABLE = ("dice", "d10")  # kinds the camera-and-buttons teaching knows (tabletop21.teaching)
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("teach", help="teach a reader your own dice or d10s from labelled photos")
+    parser = subparsers.add_parser("teach", help="teach a reader your own dice, d10s or domino tiles from labelled photos")
     parser.add_argument("kind", choices=ALL_KINDS, metavar="KIND", help=f"what to teach: {', '.join(ALL_KINDS)}")
     parser.add_argument("directory", nargs="?", metavar="DIR",
                         help="photos with a labels.json in the `eval` format (15-20 photos of your pieces); without "
@@ -47,8 +48,11 @@ def run(args) -> int:
               "(empty [table] taught in the settings file too, if it names it)")
         return 0
     if args.kind not in KINDS:
-        raise TableError(f"only {' and '.join(KINDS)} can be taught today; {args.kind} is read by the shipped "
+        raise TableError(f"only {', '.join(KINDS)} can be taught today; {args.kind} is read by the shipped "
                          "reader alone")
+    if not args.directory and args.kind not in AT_THE_TABLE:
+        raise TableError(f"{args.kind} are taught from photos today, not at the table: lay them out face up, take "
+                         f"15-20 photos, label them and run `tabletop21 teach {args.kind} DIR -o FILE`")
     if not args.directory:
         from tabletop21.teaching import run_at_table, teaching_at_table
 
@@ -74,7 +78,8 @@ def run(args) -> int:
     taught = teach_folder(args.kind, args.directory)
     save_taught(taught, args.out)
     on = taught.taught_on
-    print(f"taught {args.kind} from {on['photos']} photos ({on['dice']} {'dice' if args.kind == 'dice' else 'd10s'}) in "
+    pieces = f"{on['tiles']} tiles" if args.kind == "dominoes" else f"{on['dice']} {'dice' if args.kind == 'dice' else 'd10s'}"
+    print(f"taught {args.kind} from {on['photos']} photos ({pieces}) in "
           f"{time.process_time() - start:.1f} s of CPU: {args.out}")
     print(f"read with it: `tabletop21 read --taught {args.out} IMAGE` or `tabletop21 eval DIR --taught {args.out}`")
     return 0

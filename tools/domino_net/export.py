@@ -17,6 +17,7 @@ import torch
 from tools.dice_net.data import PAD_VALUE
 from tools.dice_net.export import export_cli, run_about
 from tools.dice_net.models import DetectorExport, Face, FaceExport
+from tools.dice_net.onnx_outputs import add_features
 from tools.dice_net.train_det import INPUT, STRIDE
 from tools.domino_net.train_det import detector
 from tools.domino_net.train_half import CLASSES
@@ -26,7 +27,8 @@ DEFAULTS = {"half_threshold": 0.3, "tile_threshold": 0.3, "sure_tile": 0.6, "thr
 
 
 def write_onnx(run: Path, dest: Path) -> dict:
-    """domino_detector.onnx and domino_half.onnx in dest; the half crop's size and scale."""
+    """domino_detector.onnx and domino_half.onnx (with its `features` output) in dest; the
+    half crop's size and scale."""
     det = detector()
     det.load_state_dict(torch.load(run / "det.pt"))
     det.eval()
@@ -41,6 +43,7 @@ def write_onnx(run: Path, dest: Path) -> dict:
     torch.onnx.export(FaceExport(half), torch.zeros(2, 3, size, size), str(dest / "domino_half.onnx"),
                       input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
                       dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
+    add_features(dest / "domino_half.onnx")  # the features a taught head is fitted on (vision.teach_dominoes)
     return {"size": size, "crop_scale": float(st["crop_scale"])}
 
 

@@ -37,6 +37,11 @@ from vision.dominoes.layout import tile_key
 
 CONFIG = dice_net.MODELS / "domino_net.json"
 HALF, TILE = 0, 1  # heatmap channels; sizes of halves in 2-3, of tiles in 4-5
+# What is made of one classified half: (no half of a pair, pips, confidence, sure).
+Judged = tuple[bool, int, float, bool]
+# A taught head (vision.teach_dominoes): the classifier's probabilities and features of N
+# half crops -> N Judged.
+Judge = Callable[[np.ndarray, np.ndarray], list[Judged]]
 
 
 def _peaks(out: np.ndarray, kind: int, threshold: float, scale: float, stride: int,
@@ -59,9 +64,10 @@ def _peaks(out: np.ndarray, kind: int, threshold: float, scale: float, stride: i
     return found
 
 
-def candidates(frame: np.ndarray, config: Path | str | None = None) -> tuple[list[dict], list[dict]]:
+def candidates(frame: np.ndarray, config: Path | str | None = None,
+               threshold: float | None = None) -> tuple[list[dict], list[dict]]:
     """The detector's halves and tiles in a checked BGR frame, at the config's detector
-    thresholds."""
+    thresholds (or at `threshold` for both: a taught reader's)."""
     nets = dice_net.load_nets(config or CONFIG)
     cfg = nets.cfg
     det = cfg["detector"]
@@ -69,8 +75,10 @@ def candidates(frame: np.ndarray, config: Path | str | None = None) -> tuple[lis
     h, w = frame.shape[:2]
     out, scale = dice_net.run_letterboxed(frame, nets)
     most = int(det.get("max_tiles", 48))
-    halves = _peaks(out, HALF, float(det["half_threshold"]), scale, stride, (w, h), 2 * most)
-    tiles = _peaks(out, TILE, float(det["tile_threshold"]), scale, stride, (w, h), most)
+    half_t = float(det["half_threshold"]) if threshold is None else threshold
+    tile_t = float(det["tile_threshold"]) if threshold is None else threshold
+    halves = _peaks(out, HALF, half_t, scale, stride, (w, h), 2 * most)
+    tiles = _peaks(out, TILE, tile_t, scale, stride, (w, h), most)
     return halves, tiles
 
 
@@ -133,22 +141,32 @@ def half_crop(frame: np.ndarray, centre, partner, out: int, scale: float) -> np.
     return dice_net.turned_crop(frame, centre, v, max(float(np.hypot(*v)), 2.0) * scale, out)
 
 
-def classify_options(frame: np.ndarray, halves: list[dict], options: list[tuple[float, int, int, int]],
-                     nets) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
-    """The classifier's 8 probabilities for both halves of every possible pair (i, j):
-    each half cut with the other to its right."""
+def option_crops(frame: np.ndarray, halves: list[dict], pairs: list[tuple[int, int]], nets) -> np.ndarray:
+    """The classifier's input for both halves of each pair (i, j), i's crop then j's
+    (each cut with the other to its right), as an N x 3 x S x S float batch."""
     face = nets.cfg["face"]
     size, scale = int(face["input"]), float(face["crop_scale"])
-    pairs = sorted({(i, j) for _, _, i, j in options})
-    if not pairs:
-        return {}
     crops = []
     for i, j in pairs:
         crops.append(half_crop(frame, halves[i]["center"], halves[j]["center"], size, scale))
         crops.append(half_crop(frame, halves[j]["center"], halves[i]["center"], size, scale))
-    batch = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
-    probs = dice_net.classify(batch, nets).astype(float)
-    return {ij: (probs[2 * k], probs[2 * k + 1]) for k, ij in enumerate(pairs)}
+    return np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
+
+
+def classify_options(frame: np.ndarray, halves: list[dict], options: list[tuple[float, int, int, int]],
+                     nets, judge: Judge | None = None) -> dict[tuple[int, int], tuple[Any, Any]]:
+    """For both halves of every possible pair (i, j), each half cut with the other to its
+    right: the classifier's 8 probabilities, or with `judge` (a taught head) what it
+    makes of them and of the features the classifier's last layer reads."""
+    pairs = sorted({(i, j) for _, _, i, j in options})
+    if not pairs:
+        return {}
+    batch = option_crops(frame, halves, pairs, nets)
+    if judge is None:
+        probs = dice_net.classify(batch, nets).astype(float)
+        return {ij: (probs[2 * k], probs[2 * k + 1]) for k, ij in enumerate(pairs)}
+    judged = judge(*dice_net.classify(batch, nets, features=True))
+    return {ij: (judged[2 * k], judged[2 * k + 1]) for k, ij in enumerate(pairs)}
 
 
 def reading_order(halves: tuple[int, int], a: tuple[float, float], b: tuple[float, float]):
@@ -160,10 +178,19 @@ def reading_order(halves: tuple[int, int], a: tuple[float, float], b: tuple[floa
     return (halves[1], halves[0]), round(angle + (180 if angle <= -90 else -180), 1)
 
 
+def judged(probs: np.ndarray, threshold: float, not_half: float) -> Judged:
+    """The shipped classifier's answer for one half: no half at `not_half` or more, else
+    its most likely pips, sure at `threshold` or more."""
+    value = int(np.argmax(probs[1:]))
+    conf = float(probs[value + 1])
+    return bool(probs[0] >= not_half), value, conf, conf >= threshold
+
+
 def decide(paired: list[tuple[dict, dict | None, dict | None]], threshold: float,
            sure_tile: float, not_half: float = 0.5) -> tuple[list[Domino], list[Unreadable]]:
-    """Reads and refusals from found tiles and their classified halves. A pair the
-    classifier takes for no half at all (`not_half` or more on either) is dropped."""
+    """Reads and refusals from found tiles and their classified halves (each half's
+    "probs", or "judged" where a taught head judged it). A pair the classifier takes for
+    no half at all (`not_half` or more on either) is dropped."""
     reads, refusals = [], []
     for t, a, b in paired:
         if a is None or b is None:
@@ -171,14 +198,14 @@ def decide(paired: list[tuple[dict, dict | None, dict | None]], threshold: float
                 refusals.append(Unreadable("domino", t["center"], "a tile is there but its two halves cannot be "
                                            "made out; straighten it or move it into clear view", t["box"]))
             continue
-        if max(a["probs"][0], b["probs"][0]) >= not_half:
+        (gone_a, va, pa, sure_a), (gone_b, vb, pb, sure_b) = (
+            h["judged"] if "judged" in h else judged(h["probs"], threshold, not_half) for h in (a, b))
+        if gone_a or gone_b:
             continue
-        va, vb = (int(np.argmax(h["probs"][1:])) for h in (a, b))
-        pa, pb = float(a["probs"][va + 1]), float(b["probs"][vb + 1])
         ca = (a["center"][0] + b["center"][0]) / 2, (a["center"][1] + b["center"][1]) / 2
         box = (min(t["box"][0], a["box"][0], b["box"][0]), min(t["box"][1], a["box"][1], b["box"][1]),
                max(t["box"][2], a["box"][2], b["box"][2]), max(t["box"][3], a["box"][3], b["box"][3]))
-        if min(pa, pb) >= threshold:
+        if sure_a and sure_b:
             halves, angle = reading_order((va, vb), a["center"], b["center"])
             reads.append(Domino(halves, ca, box, angle, min(1.0, max(0.0, pa * pb))))
         else:
@@ -205,29 +232,34 @@ def refuse_duplicates(reads: list[Domino], refusals: list[Unreadable]) -> tuple[
 
 
 def read_dominoes_net(frame_bgr: np.ndarray, calibration: Calibration | None = None,
-                      config: Path | str | None = None) -> TableRead:
+                      config: Path | str | None = None, judge: Judge | None = None,
+                      detector_threshold: float | None = None) -> TableRead:
     """Read the face-up domino tiles in a BGR frame with the shipped networks (or those
     of `config`, a domino_net.json with its ONNX files beside it). Fills `dominoes` and
     `unreadable` (kind "domino"). With a calibration, only what lies in its play area is
     reported, and a tile across its edge is refused. Anything but an H x W x 3 uint8
-    frame is a ValueError (vision.image_io.NotAnImage)."""
+    frame is a ValueError (vision.image_io.NotAnImage). A taught reader
+    (vision.teach_dominoes) gives its `judge` of each half and its detector threshold."""
     frame = checked_frame(frame_bgr, calibration, min_side=32)
     nets = dice_net.load_nets(config or CONFIG)
     cfg = nets.cfg
-    halves, tiles = candidates(frame, config)
+    halves, tiles = candidates(frame, config, detector_threshold)
     half = cfg["face"]
     not_half = float(half["not_half_threshold"])
-    probs = classify_options(frame, halves, pair_options(halves, tiles), nets)
+    threshold = float(half["threshold"])
+    got = classify_options(frame, halves, pair_options(halves, tiles), nets, judge)
+    if judge is None:
+        got = {ij: (judged(pa, threshold, not_half), judged(pb, threshold, not_half)) for ij, (pa, pb) in got.items()}
 
     def keep(i: int, j: int) -> bool:
-        return max(probs[i, j][0][0], probs[i, j][1][0]) < not_half
+        return not (got[i, j][0][0] or got[i, j][1][0])
 
     paired = pair(halves, tiles, keep)
     index = {id(h): k for k, h in enumerate(halves)}
     for _, a, b in paired:
         if a is not None and b is not None:
-            a["probs"], b["probs"] = probs[index[id(a)], index[id(b)]]
-    reads, refusals = decide(paired, float(half["threshold"]), float(cfg["detector"]["sure_tile"]), not_half)
+            a["judged"], b["judged"] = got[index[id(a)], index[id(b)]]
+    reads, refusals = decide(paired, threshold, float(cfg["detector"]["sure_tile"]), not_half)
     kept, refusals = refuse_duplicates(reads, refusals)
     out_reads, out_refusals = boxes_in_play(calibration, kept, refusals, "domino", "the tile")
     return TableRead(dominoes=tuple(out_reads), unreadable=tuple(out_refusals))
