@@ -43,6 +43,7 @@ from table.reads import TableRead
 from table.serial import CorruptRecord
 from table.view import CameraView, ErrorInfo, SeatHistory, Stats, TableView, overlays_from_read
 from table.views import build_view
+from tabletop21.heap import hand_back
 from tabletop21.recording import SessionWriter
 from tabletop21.rollcheck import RollCheck
 from tabletop21.settings import LED_NAMES
@@ -198,6 +199,7 @@ class Appliance:
             # A recording keeps the frame read, and the reader reads the very pixels kept (JPEG).
             image = self.recorder.save_frame(frame) if isinstance(self.recorder, SessionWriter) else frame.image
             read = self.read(image)
+            hand_back()  # the read's freed buffers, before the wait for the next roll
             self.table.read_frame = (frame.index, (frame.image.shape[1], frame.image.shape[0]))
             if self.corrections is not None:  # kept for a correction from the results screen
                 self._read_image = (self.table.driver.round_no, image)
