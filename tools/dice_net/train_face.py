@@ -166,6 +166,9 @@ def main(argv=None):
                     help="a source whose photos keep their up direction (phone photos at an angle)")
     ap.add_argument("--renders", type=int, default=0,
                     help="rendered dice of any design drawn on bare-table patches (tools.dice_net.render_faces)")
+    ap.add_argument("--cubes", type=int, default=0,
+                    help="dice drawn as cubes seen from 30-88 degrees up, side faces and all, on bare-table "
+                         "patches (tools.dice_net.render_cube); kept upright")
     ap.add_argument("--recolour", type=float, default=0.0,
                     help="share of crops given another body colour (hue turned, channels swapped)")
     ap.add_argument("--invert", type=float, default=0.0,
@@ -185,6 +188,11 @@ def main(argv=None):
 
         R, RY = rendered_patches(X[Y == 0], a.renders, np.random.default_rng(a.seed + 2), 1 / PATCH_SCALE)
         X, Y, U = np.concatenate([X, R]), np.concatenate([Y, RY]), np.concatenate([U, np.zeros(len(R), bool)])
+    if a.cubes:
+        from tools.dice_net.render_cube import cube_patches
+
+        C, CY = cube_patches(X[Y == 0], a.cubes, np.random.default_rng(a.seed + 3), 1 / PATCH_SCALE)
+        X, Y, U = np.concatenate([X, C]), np.concatenate([Y, CY]), np.concatenate([U, np.ones(len(C), bool)])
     Xv, Yv, _ = collect(a.data, sources, val=True, rng=np.random.default_rng(a.seed + 1), leave=a.leave_out)
     print(f"train patches {len(X)} per class {np.bincount(Y, minlength=7).tolist()}; val {len(Xv)}", flush=True)
     xv = torch.from_numpy(np.stack([augment(p, None, False) for p in Xv])).permute(0, 3, 1, 2).float() / 255 - 0.5
@@ -220,7 +228,7 @@ def main(argv=None):
             t0 = time.time()
         if step % a.ckpt_every == 0 or step == a.steps:
             save(model, opt, step, ckpt)
-    torch.save({"widths": widths, "size": FACE, "upright": a.upright, "renders": a.renders,
+    torch.save({"widths": widths, "size": FACE, "upright": a.upright, "renders": a.renders, "cubes": a.cubes,
                 "recolour": a.recolour, "invert": a.invert, "model": model.state_dict()},
                a.out / "face.pt")
     print("done", flush=True)
