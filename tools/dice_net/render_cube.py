@@ -21,7 +21,7 @@ import math
 import cv2
 import numpy as np
 
-from tools.dice_net.render_faces import _colour, _pips_for
+from tools.dice_net.render_faces import _colour, _pips_for, rendered_patches
 
 TEXTURE = 96  # px, one face's texture
 SPOTS = {1: ((0.5, 0.5),), 2: ((0.27, 0.27), (0.73, 0.73)), 3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
@@ -144,7 +144,4 @@ def cube_patch(background: np.ndarray, value: int, rng: np.random.Generator, box
 def cube_patches(backgrounds: np.ndarray, n: int, rng: np.random.Generator,
                  box_share: float) -> tuple[np.ndarray, np.ndarray]:
     """n patches (values 1..6, evenly) over backgrounds picked at random; (patches, values)."""
-    values = np.arange(n) % 6 + 1
-    out = np.stack([cube_patch(backgrounds[int(rng.integers(len(backgrounds)))], int(v), rng, box_share)
-                    for v in values]) if n else np.zeros((0,) + backgrounds.shape[1:], np.uint8)
-    return out, values.astype(np.int64)
+    return rendered_patches(backgrounds, n, rng, box_share, draw=cube_patch)

@@ -60,10 +60,11 @@ def rendered_patch(background: np.ndarray, value: int, rng: np.random.Generator,
     return np.clip(drawn, 0, 255).astype(np.uint8)
 
 
-def rendered_patches(backgrounds: np.ndarray, n: int, rng: np.random.Generator,
-                     box_share: float) -> tuple[np.ndarray, np.ndarray]:
-    """n patches (values 1..6, evenly) over backgrounds picked at random; (patches, values)."""
+def rendered_patches(backgrounds: np.ndarray, n: int, rng: np.random.Generator, box_share: float,
+                     draw=rendered_patch) -> tuple[np.ndarray, np.ndarray]:
+    """n patches (values 1..6, evenly) over backgrounds picked at random, each drawn by
+    `draw(background, value, rng, box_share)`; (patches, values)."""
     values = np.arange(n) % 6 + 1
-    out = np.stack([rendered_patch(backgrounds[int(rng.integers(len(backgrounds)))], int(v), rng, box_share)
+    out = np.stack([draw(backgrounds[int(rng.integers(len(backgrounds)))], int(v), rng, box_share)
                     for v in values]) if n else np.zeros((0,) + backgrounds.shape[1:], np.uint8)
     return out, values.astype(np.int64)
