@@ -112,7 +112,7 @@ def check_taught(config: ApplianceConfig) -> Finding:
     if not path:
         return Finding("taught reader", True, "none: the shipped readers read every piece",
                        "teach the table your own dice with `tabletop21 teach dice DIR -o FILE`")
-    from tabletop21.taught import load_taught
+    from tabletop21.taught import load_taught, pieces_taught
 
     try:
         taught = load_taught(Path(path).expanduser())
@@ -120,9 +120,8 @@ def check_taught(config: ApplianceConfig) -> Finding:
         return Finding("taught reader", False, str(err),
                        "teach again, or empty [table] taught in the settings for the shipped reader")
     on = taught.taught_on
-    pieces = f"{on.get('tiles')} tiles" if taught.kind == "dominoes" else f"{on.get('dice')} dice"
     return Finding("taught reader", True, f"{path} reads the {taught.kind}: taught on {on.get('photos')} photos "
-                   f"({pieces}) of {on.get('folder', 'a folder')}, for models {taught.model}")
+                   f"({pieces_taught(taught)}) of {on.get('folder', 'a folder')}, for models {taught.model}")
 
 
 def check_learned(config: ApplianceConfig) -> Finding:

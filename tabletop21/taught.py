@@ -93,6 +93,14 @@ def examples_from_folder(kind: str, directory: str | Path) -> list[Example]:
     return examples
 
 
+def pieces_taught(taught: Taught) -> str:
+    """How many pieces a taught file was taught on, in words ("142 tiles", "110 dice")."""
+    on = taught.taught_on
+    if taught.kind == "dominoes":
+        return f"{on.get('tiles')} tiles"
+    return f"{on.get('dice')} {'dice' if taught.kind == 'dice' else 'd10s'}"
+
+
 def _value(piece: dict, kind: str):
     """A labelled piece's value as vision.teach takes it: a die's value, a tile's halves
     as a tuple (None where not given)."""

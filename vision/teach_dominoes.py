@@ -36,11 +36,11 @@ from vision.teach import (
     FALSE_FIND_COST,
     FOLDS,
     HEAD_THRESHOLDS,
-    NOT_A_DIE,
     SPECS,
     Example,
     Taught,
     TaughtError,
+    _decide,
     _fit,
     _inputs,
     _log,
@@ -196,8 +196,7 @@ def teach_dominoes(examples: Sequence[Example], config_path=None,
         if len(np.unique(labels[train])) < 2:
             held[~train, 1:] = (1 - shipped[~train, :1]) / (classes - 1)  # nothing to fit on: every half unsure
             continue
-        w, b = _fit_pips(z[train], labels[train], offset[train])
-        held[~train, 1:] = (1 - shipped[~train, :1]) * _softmax(offset[~train, 0, 1:] + z[~train, 0] @ w + b)
+        held[~train] = _head(shipped[~train], z[~train, 0], *_fit_pips(z[train], labels[train], offset[train]))
     face = nets.cfg["face"]
     shipped_thr, shipped_not = float(face["threshold"]), float(face["not_half_threshold"])
     head_thr, keep, best_right = HEAD_THRESHOLDS[-1], False, -1
@@ -206,8 +205,7 @@ def teach_dominoes(examples: Sequence[Example], config_path=None,
             right, wrong = _tally(held, shipped, labels, t, keep_shipped, shipped_thr, shipped_not)
             if wrong == 0 and right > best_right:
                 head_thr, keep, best_right = t, keep_shipped, right
-    w, b = _fit_pips(z, labels, offset)
-    weights, bias = np.hstack([np.zeros((w.shape[0], 1)), w]), np.concatenate([[0.0], b])
+    weights, bias = _fit_pips(z, labels, offset)
     taught_tiles = [tuple(sorted(_halves(h))) for ex in exs for h, _ in ex.dice if h is not None]
     return Taught(kind="dominoes", model=model_id(config_path, "dominoes"), enlarge=1.0,
                   detector_threshold=float(thr), head_threshold=float(head_thr), keep_shipped=keep, mean=mean,
@@ -218,8 +216,11 @@ def teach_dominoes(examples: Sequence[Example], config_path=None,
 
 def _fit_pips(z: np.ndarray, labels: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The head over the pip classes alone (R x VIEWS inputs, classes 1-7): "no half"
-    stays the shipped classifier's, as no taught photo shows what is not a half."""
-    return _fit(z.reshape(-1, z.shape[2]), np.repeat(labels - 1, VIEWS), offset[:, :, 1:].reshape(-1, offset.shape[2] - 1))
+    stays the shipped classifier's, as no taught photo shows what is not a half. Weights
+    and bias over all classes, class 0's zero (as `_head` and the taught file take them)."""
+    w, b = _fit(z.reshape(-1, z.shape[2]), np.repeat(labels - 1, VIEWS),
+                offset[:, :, 1:].reshape(-1, offset.shape[2] - 1))
+    return np.hstack([np.zeros((w.shape[0], 1)), w]), np.concatenate([[0.0], b])
 
 
 def _head(probs: np.ndarray, z: np.ndarray, weights: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -232,17 +233,11 @@ def _head(probs: np.ndarray, z: np.ndarray, weights: np.ndarray, bias: np.ndarra
 
 def _judge_one(q: np.ndarray, p: np.ndarray, head_thr: float, keep_shipped: bool, shipped_thr: float,
                shipped_not: float) -> net.Judged:
-    """(no half, pips, confidence, sure) for one half: the head's answer, or the shipped
-    classifier's where the head is unsure, the taught file says so and that one is sure."""
-    if q[0] >= NOT_A_DIE:
-        return True, 0, float(q[0]), False
-    value = int(np.argmax(q[1:]))
-    if q[value + 1] >= head_thr:
-        return False, value, float(q[value + 1]), True
-    shipped = int(np.argmax(p[1:]))
-    if keep_shipped and p[0] < shipped_not and p[shipped + 1] >= shipped_thr:
-        return False, shipped, float(p[shipped + 1]), True
-    return False, value, float(q[value + 1]), False
+    """(no half, pips, confidence, sure) for one half, decided as a taught die is
+    (vision.teach._decide): the head's answer, or the shipped classifier's where the head
+    is unsure, the taught file says so and that one is sure."""
+    what, cls, conf = _decide(q, p, head_thr, keep_shipped, shipped_thr, shipped_not)
+    return what == "drop", cls - 1, conf, what == "die"
 
 
 def _tally(held, shipped, labels, head_thr, keep_shipped, shipped_thr, shipped_not):

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from table.errors import TableError
-from tabletop21.taught import save_taught, teach_folder
+from tabletop21.taught import pieces_taught, save_taught, teach_folder
 from vision.teach import KINDS
 
 ALL_KINDS = ("dice", "d10", "dominoes", "cards")
@@ -78,8 +78,7 @@ def run(args) -> int:
     taught = teach_folder(args.kind, args.directory)
     save_taught(taught, args.out)
     on = taught.taught_on
-    pieces = f"{on['tiles']} tiles" if args.kind == "dominoes" else f"{on['dice']} {'dice' if args.kind == 'dice' else 'd10s'}"
-    print(f"taught {args.kind} from {on['photos']} photos ({pieces}) in "
+    print(f"taught {args.kind} from {on['photos']} photos ({pieces_taught(taught)}) in "
           f"{time.process_time() - start:.1f} s of CPU: {args.out}")
     print(f"read with it: `tabletop21 read --taught {args.out} IMAGE` or `tabletop21 eval DIR --taught {args.out}`")
     return 0
