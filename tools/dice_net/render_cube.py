@@ -66,14 +66,20 @@ def _values(top: int, rng: np.random.Generator) -> dict[str, int]:
     return {"top": top, "bottom": 7 - top, "front": a, "back": 7 - a, "right": b, "left": 7 - b}
 
 
+def _camera(yaw: float, elevation: float, distance: float) -> tuple[np.ndarray, np.ndarray]:
+    """The cube's turn by `yaw` about its upright axis, and the camera's place:
+    `elevation` degrees above the table, `distance` cube sides from its centre."""
+    c, s = math.cos(yaw), math.sin(yaw)
+    e = math.radians(elevation)
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]], np.float64), np.array([0.0, -math.cos(e), math.sin(e)]) * distance
+
+
 def _project(points: np.ndarray, yaw: float, elevation: float, distance: float) -> tuple[np.ndarray, np.ndarray]:
     """Image points (x right, y down) and depths of 3D points of the cube turned by
     `yaw` about its upright axis, seen from `elevation` degrees above the table at
     `distance` cube sides, looking at its centre."""
-    c, s = math.cos(yaw), math.sin(yaw)
-    turned = points @ np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]], np.float64).T
-    e = math.radians(elevation)
-    eye = np.array([0.0, -math.cos(e), math.sin(e)]) * distance
+    spin, eye = _camera(yaw, elevation, distance)
+    turned = points @ spin.T
     forward = -eye / np.linalg.norm(eye)
     right = np.array([1.0, 0.0, 0.0])
     up = np.cross(right, forward)
@@ -94,13 +100,10 @@ def cube_patch(background: np.ndarray, value: int, rng: np.random.Generator, box
     yaw = float(rng.uniform(0, 2 * math.pi))
     elevation = float(rng.uniform(*ELEVATION))
     distance = float(rng.uniform(4.0, 14.0))
-    e = math.radians(elevation)
-    eye = np.array([0.0, -math.cos(e), math.sin(e)]) * distance
+    spin, eye = _camera(yaw, elevation, distance)
     light = rng.normal(size=3) + np.array([0.0, 0.0, 2.0])
     light /= np.linalg.norm(light)
     quads, shades, textures = [], [], []
-    c, s = math.cos(yaw), math.sin(yaw)
-    spin = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
     for name, (normal, u, v) in FACES.items():
         n, du, dv = (np.array(a, np.float64) for a in (normal, u, v))
         centre = 0.5 * n
