@@ -94,3 +94,15 @@ def test_only_numbered_files_join_a_readers_networks():
     assert classifier.HUE_MODEL_PATH.parent == classifier.FACE_MODEL_PATH.parent
     assert len(classifier.shipped_face_networks()) == 1 and len(classifier.shipped_hue_networks()) == 1
     assert len(classifier.shipped_networks()) == 2  # die_cnn.onnx and die_cnn_2.onnx
+
+
+def test_a_network_runs_many_rows_in_batches_with_the_same_answers():
+    # Thousands of candidates are run BATCH rows at a time (to bound a read's memory);
+    # the answers must be those of one run over all of them.
+    net = classifier.shipped_networks()[0]
+    rows = weights.BATCH * 2 + 7
+    x = np.random.default_rng(0).uniform(0, 1, (rows, *net.input_shape)).astype(np.float32)
+    whole = net._session.run(None, {net._input: x})[0]
+    batched = net.logits(x)
+    assert batched.shape == whole.shape == (rows, net.classes)
+    np.testing.assert_allclose(batched, whole, rtol=1e-5, atol=1e-5)
