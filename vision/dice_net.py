@@ -59,6 +59,13 @@ def run_letterboxed(frame: np.ndarray, nets: _Nets, enlarge: float = 1.0) -> tup
     a canvas of the scaled frame's own size (a multiple of 16; the detectors take any
     input size): a taught reader uses it to show the detector the owner's pieces at the
     size it knows best."""
+    canvas, scale = letterboxed(frame, nets, enlarge)
+    return nets.det.run(None, {nets.det_in: canvas})[0][0], scale
+
+
+def letterboxed(frame: np.ndarray, nets: _Nets, enlarge: float = 1.0) -> tuple[np.ndarray, float]:
+    """The detector's input for a checked frame (1 x 3 x H x W float32, see
+    `run_letterboxed`) and the scale from frame to input pixels."""
     size = int(nets.cfg["detector"]["input"])
     h, w = frame.shape[:2]
     scale = size / max(h, w) * enlarge
@@ -70,7 +77,7 @@ def run_letterboxed(frame: np.ndarray, nets: _Nets, enlarge: float = 1.0) -> tup
         ch, cw = (max(32, -(-n // 16) * 16) for n in (nh, nw))
     canvas = np.full((ch, cw, 3), int(nets.cfg.get("pad_value", 114)), np.uint8)
     canvas[:nh, :nw] = small
-    return nets.det.run(None, {nets.det_in: canvas.transpose(2, 0, 1)[None].astype(np.float32)})[0][0], scale
+    return canvas.transpose(2, 0, 1)[None].astype(np.float32), scale
 
 
 def heat_peaks(heat: np.ndarray, threshold: float, most: int) -> list[tuple[int, int]]:
