@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import multiprocessing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,26 +33,44 @@ class SmallTable:
     d6_boxes: np.ndarray
 
 
-def small_tables(tabs: list[Table], cache: Path) -> list[SmallTable]:
-    """Each table at most TABLE_SIDE px long (JPEG in the cache), its d6 boxes scaled."""
+def _table_name(t: Table) -> str:
+    return hashlib.sha1(str(t.path).encode()).hexdigest()[:16] + ".jpg"
+
+
+def _shrunk(t: Table) -> tuple[np.ndarray, float]:
+    full = t.load()
+    s = min(1.0, TABLE_SIDE / max(full.shape[:2]))
+    img = cv2.resize(full, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else full
+    return img, img.shape[1] / full.shape[1]
+
+
+def small_tables(tabs: list[Table], cache: Path, workers: int = 0) -> list[SmallTable]:
+    """Each table at most TABLE_SIDE px long (JPEG in the cache), its d6 boxes scaled; the
+    missing ones shrunk in `workers` forked processes where more than one."""
     root = cache / "tables"
     root.mkdir(parents=True, exist_ok=True)
     index_f = root / "scales.json"
     scales = json.loads(index_f.read_text()) if index_f.exists() else {}
-    out = []
+    images = {}
     for t in tabs:
-        name = hashlib.sha1(str(t.path).encode()).hexdigest()[:16] + ".jpg"
-        f = root / name
-        img = cv2.imread(str(f), cv2.IMREAD_COLOR) if name in scales else None
-        if img is None:
-            full = t.load()
-            s = min(1.0, TABLE_SIDE / max(full.shape[:2]))
-            img = cv2.resize(full, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else full
-            cv2.imwrite(str(f), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            scales[name] = img.shape[1] / full.shape[1]
-        out.append(SmallTable(img, t.d6_boxes * np.float32(scales[name])))
-    index_f.write_text(json.dumps(scales))
-    return out
+        name = _table_name(t)
+        img = cv2.imread(str(root / name), cv2.IMREAD_COLOR) if name in scales else None
+        if img is not None:
+            images[name] = img
+    todo = [t for t in tabs if _table_name(t) not in images]
+    if workers > 1 and len(todo) > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            made = pool.map(_shrunk, todo, chunksize=4)
+    else:
+        made = [_shrunk(t) for t in todo]
+    for t, (img, scale) in zip(todo, made):
+        name = _table_name(t)
+        cv2.imwrite(str(root / name), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        scales[name] = scale
+        images[name] = img
+    index_f.with_suffix(".tmp").write_text(json.dumps(scales))
+    index_f.with_suffix(".tmp").replace(index_f)  # whole, for runs reading it meanwhile
+    return [SmallTable(images[_table_name(t)], t.d6_boxes * np.float32(scales[_table_name(t)])) for t in tabs]
 
 
 def kept_tables(data: Path, cache: Path, hold: list[str]) -> list[SmallTable]:

@@ -10,6 +10,7 @@ neither cut-outs nor tables."""
 from __future__ import annotations
 
 import math
+import multiprocessing
 from pathlib import Path
 
 import numpy as np
@@ -21,9 +22,16 @@ from tools.dice_net.data import Photo
 SIDE_RANGE = (9.0, 110.0)  # die sides in the detector's 320-px frame, as make_sample keeps them
 
 
-def d6_cutouts(photos: list[Photo], cache: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+def _cutouts_of(p: Photo) -> list[tuple[str, tuple[np.ndarray, np.ndarray]]]:
+    img = p.load()
+    return [(f"{p.path.name}#{i}", cutout(img, d["box"], pad=max(4, int(0.15 * (d["box"][2] - d["box"][0])))))
+            for i, d in enumerate(p.dice) if min(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) >= 8]
+
+
+def d6_cutouts(photos: list[Photo], cache: Path, workers: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """The cut-out of every labelled die of `photos` (at least 8 px across). Cut once per
-    photo: each source's cut-outs are kept in `cache`, so runs that keep other photos share them."""
+    photo (in `workers` forked processes where more than one): each source's cut-outs are
+    kept in `cache`, so runs that keep other photos share them."""
     out = []
     for source in sorted({p.source for p in photos}):
         f = cache / f"d6_cutouts_{source}.npz"
@@ -31,20 +39,17 @@ def d6_cutouts(photos: list[Photo], cache: Path) -> list[tuple[np.ndarray, np.nd
         if f.exists():
             z = np.load(f, allow_pickle=True)
             known = dict(zip(z["keys"], zip(z["sprites"], z["alphas"])))
-        added = False
-        for p in (p for p in photos if p.source == source):
-            img = None
-            for i, d in enumerate(p.dice):
-                x0, y0, x1, y1 = d["box"]
-                key = f"{p.path.name}#{i}"
-                if min(x1 - x0, y1 - y0) < 8:
-                    continue
-                if key not in known:
-                    img = p.load() if img is None else img
-                    known[key] = cutout(img, d["box"], pad=max(4, int(0.15 * (x1 - x0))))
-                    added = True
-                out.append(known[key])
-        if added:
+        mine = [p for p in photos if p.source == source]
+        todo = [p for p in mine if any(k not in known for k, _ in _keys(p))]
+        if workers > 1 and len(todo) > 1:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                cut = pool.map(_cutouts_of, todo, chunksize=4)
+        else:
+            cut = [_cutouts_of(p) for p in todo]
+        for pairs in cut:
+            known.update(pairs)
+        out.extend(known[k] for p in mine for k, _ in _keys(p))
+        if todo:
             cache.mkdir(parents=True, exist_ok=True)
             keys = sorted(known)
             sprites, alphas = np.empty(len(keys), object), np.empty(len(keys), object)
@@ -54,12 +59,18 @@ def d6_cutouts(photos: list[Photo], cache: Path) -> list[tuple[np.ndarray, np.nd
     return out
 
 
-def d6_tables(photos: list[Photo], data: Path, cache: Path, d10_tables: bool = True) -> list[SmallTable]:
+def _keys(p: Photo) -> list[tuple[str, int]]:
+    return [(f"{p.path.name}#{i}", i) for i, d in enumerate(p.dice)
+            if min(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) >= 8]
+
+
+def d6_tables(photos: list[Photo], data: Path, cache: Path, d10_tables: bool = True,
+              workers: int = 0) -> list[SmallTable]:
     """The photos as tables (their dice labelled), and the d10 photos with no d6 on them."""
     tabs = [Table(p.path, np.array([d["box"] for d in p.dice], np.float32).reshape(-1, 4)) for p in photos]
     if d10_tables:
         tabs += [Table(p.path, np.zeros((0, 4), np.float32)) for p in load_d10(data)]
-    return small_tables(tabs, cache)
+    return small_tables(tabs, cache, workers)
 
 
 def composite(rng: np.random.Generator, size: int, tabs: list[SmallTable], cuts: list, max_new: int = 8):

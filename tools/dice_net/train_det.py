@@ -5,7 +5,8 @@
     python -m tools.dice_net.train_det --out runs/all --resume
 
 Fixed seed; a checkpoint (model, optimiser, step) every --ckpt-every steps and at the
-end; --resume carries on from runs/<out>/det_last.pt. One thread (the machine is shared).
+end; --resume carries on from runs/<out>/det_last.pt. One thread (the machine is shared);
+--device cuda --workers N trains on a GPU with N processes making the batches.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import cv2
 import numpy as np
 import torch
 
-from tools.dice_net.ckpt import lr_at, resume, save, take_step
+from tools.dice_net.batches import batches
+from tools.dice_net.ckpt import cpu_state, device_of, lr_at, resume, save, take_step
 from tools.dice_net.data import (
     DEFAULT_DATA,
     PAD_VALUE,
@@ -125,6 +127,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ckpt-every", type=int, default=200)
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda to train on a GPU")
+    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: this one)")
     ap.add_argument("--all-photos", action="store_true", help="train on the val split too")
     ap.add_argument("--composite", type=float, default=0.0,
                     help="share of pictures that are composites (tools.dice_net.compose); 0 as shipped")
@@ -141,8 +145,8 @@ def main(argv=None):
     if a.composite > 0:
         from tools.dice_net import compose
 
-        cuts = compose.d6_cutouts(photos, a.cache)
-        tabs = compose.d6_tables(photos, a.data, a.cache)
+        cuts = compose.d6_cutouts(photos, a.cache, a.workers)
+        tabs = compose.d6_tables(photos, a.data, a.cache, workers=a.workers)
         print(f"composites {a.composite:.0%}: {len(cuts)} cut-outs, {len(tabs)} tables", flush=True)
 
     def sample(rng: np.random.Generator):
@@ -162,15 +166,16 @@ def fit(a, sample: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]
     batches of `sample(rng)` (a size x size BGR picture and its N x 4 boxes); the
     weights go to a.out/det.pt. The d10 detector (tools.d10_net.train_det) trains so too."""
     torch.manual_seed(a.seed)
-    model = Detector()
+    dev = device_of(getattr(a, "device", "cpu"))
+    model = Detector().to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     ckpt = a.out / "det_last.pt"
     step = resume(model, opt, ckpt) if a.resume else 0
-    rng = np.random.default_rng(a.seed * 1000003 + step)
     model.train()
     t0 = time.time()
     hl_avg = sl_avg = None
-    while step < a.steps:
+
+    def make(rng: np.random.Generator) -> tuple[np.ndarray, ...]:
         imgs, hs, whs, ms = [], [], [], []
         for _ in range(a.batch):
             im, b = sample(rng)
@@ -179,10 +184,12 @@ def fit(a, sample: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]
             hs.append(h_)
             whs.append(wh_)
             ms.append(m_)
-        x = torch.from_numpy(np.stack(imgs)).permute(0, 3, 1, 2).float() / 255.0 - 0.5
+        return np.stack(imgs), np.stack(hs), np.stack(whs), np.stack(ms)
+
+    for imgs, hs, whs, ms in batches(make, a.seed, step, a.steps, getattr(a, "workers", 0)):
+        x = torch.from_numpy(imgs).to(dev).permute(0, 3, 1, 2).float() / 255.0 - 0.5
         out = model(x)
-        hl, sl = det_loss(out, torch.from_numpy(np.stack(hs)), torch.from_numpy(np.stack(whs)),
-                          torch.from_numpy(np.stack(ms)))
+        hl, sl = det_loss(out, *(torch.from_numpy(t).to(dev) for t in (hs, whs, ms)))
         loss = hl + sl
         take_step(opt, loss, lr_at(a.lr, step, a.steps))
         step += 1
@@ -194,7 +201,7 @@ def fit(a, sample: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]
             t0 = time.time()
         if step % a.ckpt_every == 0 or step == a.steps:
             save(model, opt, step, ckpt)
-    torch.save(model.state_dict(), a.out / "det.pt")
+    torch.save(cpu_state(model), a.out / "det.pt")
     print("done", flush=True)
 
 

@@ -24,7 +24,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tools.dice_net.ckpt import lr_at, resume, save, take_step
+from tools.dice_net.batches import batches
+from tools.dice_net.ckpt import cpu_state, device_of, lr_at, resume, save, take_step
 from tools.dice_net.data import (
     DEFAULT_DATA,
     PHOTO_SOURCES,
@@ -159,6 +160,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ckpt-every", type=int, default=250)
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda to train on a GPU")
+    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: this one)")
     ap.add_argument("--hard", type=Path, help="npz of hard negative patches (false detections)")
     ap.add_argument("--widths", default="24,48,64,96", help="the classifier's channel widths, 4 numbers")
     ap.add_argument("--size", type=int, default=FACE, help="the classifier's input, px")
@@ -199,19 +202,24 @@ def main(argv=None):
     yv = torch.from_numpy(Yv)
 
     torch.manual_seed(a.seed)
+    dev = device_of(a.device)
+    xv, yv = xv.to(dev), yv.to(dev)
     widths = tuple(int(v) for v in a.widths.split(","))
-    model = Face(widths)
+    model = Face(widths).to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     ckpt = a.out / "face_last.pt"
     step = resume(model, opt, ckpt) if a.resume else 0
-    rng = np.random.default_rng(a.seed * 7919 + step)
     t0 = time.time()
     lavg = None
-    while step < a.steps:
-        model.train()
+
+    def make(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         idx = rng.integers(len(X), size=a.batch)
-        x = torch.from_numpy(np.stack([augment(X[i], rng, upright=U[i], recol=a.recolour, invert=a.invert) for i in idx])).permute(0, 3, 1, 2).float() / 255 - 0.5
-        y = torch.from_numpy(Y[idx])
+        return np.stack([augment(X[i], rng, upright=U[i], recol=a.recolour, invert=a.invert) for i in idx]), Y[idx]
+
+    for xb, yb in batches(make, a.seed * 7919, step, a.steps, a.workers):
+        model.train()
+        x = torch.from_numpy(xb).to(dev).permute(0, 3, 1, 2).float() / 255 - 0.5
+        y = torch.from_numpy(yb).to(dev)
         loss = F.cross_entropy(model(x), y)  # no smoothing: it would cap the confidence the threshold needs
         take_step(opt, loss, lr_at(a.lr, step, a.steps))
         step += 1
@@ -229,7 +237,7 @@ def main(argv=None):
         if step % a.ckpt_every == 0 or step == a.steps:
             save(model, opt, step, ckpt)
     torch.save({"widths": widths, "size": FACE, "upright": a.upright, "renders": a.renders, "cubes": a.cubes,
-                "recolour": a.recolour, "invert": a.invert, "model": model.state_dict()},
+                "recolour": a.recolour, "invert": a.invert, "model": cpu_state(model)},
                a.out / "face.pt")
     print("done", flush=True)
 

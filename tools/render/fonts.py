@@ -7,6 +7,7 @@ Only build-time code imports this module: it needs pygame, which the readers nev
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,13 +24,17 @@ class FontSpec:
     name: str
     hershey: int | None = None  # cv2.FONT_HERSHEY_* id, or None for a TrueType file
     thickness: int = 2
-    path: str | None = None  # TrueType file; "" means pygame's bundled freesansbold
+    path: str | None = None  # TrueType file ("" for freesansbold where pygame is not installed)
 
 
 def _pygame_font_path() -> str:
-    import pygame
-
-    return str(Path(pygame.__file__).parent / "freesansbold.ttf")
+    """Where pygame keeps freesansbold, found without importing pygame, so that trainers
+    which import the renderers but draw no text run where pygame is not installed; ""
+    there (`available` leaves the face out)."""
+    spec = importlib.util.find_spec("pygame")
+    if spec is None or spec.origin is None:
+        return ""
+    return str(Path(spec.origin).parent / "freesansbold.ttf")
 
 
 HERSHEY = (
