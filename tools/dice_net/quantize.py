@@ -60,7 +60,21 @@ def calibration_inputs(config: Path, photos, det_threshold: float = 0.3) -> tupl
     return det_in, face_in
 
 
-def quantize_file(src: Path, dst: Path, input_name: str, inputs: list[np.ndarray]) -> None:
+def output_nodes(path: Path) -> list[str]:
+    """The nodes that write a graph output (a detector's last Concat of heatmap and
+    sizes, a classifier's Concat of two softmaxes): in 8 bits one scale would cover
+    values of every range the output holds."""
+    import onnx
+
+    model = onnx.load(str(path))
+    outs = {o.name for o in model.graph.output}
+    return [n.name for n in model.graph.node if n.name and outs & set(n.output)]
+
+
+def quantize_file(src: Path, dst: Path, input_name: str, inputs: list[np.ndarray],
+                  keep_outputs: bool = False) -> None:
+    """An 8-bit copy of `src` at `dst`, activation ranges from `inputs`; with
+    `keep_outputs` the nodes writing the outputs stay in floats (`output_nodes`)."""
     from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
@@ -69,7 +83,8 @@ def quantize_file(src: Path, dst: Path, input_name: str, inputs: list[np.ndarray
         quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
         quantize_static(str(pre), str(dst), _Feed(input_name, inputs), quant_format=QuantFormat.QDQ,
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        op_types_to_quantize=QUANTIZED_OPS)
+                        op_types_to_quantize=QUANTIZED_OPS,
+                        nodes_to_exclude=output_nodes(pre) if keep_outputs else None)
 
 
 def main(argv=None):
@@ -80,6 +95,8 @@ def main(argv=None):
     ap.add_argument("--leave-out", action="append", default=[], type=leave_spec, help="SOURCE or SOURCE@K/N")
     ap.add_argument("--photos", type=int, default=90, help="training photos that set the ranges")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--keep-outputs", action="store_true",
+                    help="the detector's last Concat (heatmap and sizes) in floats too")
     a = ap.parse_args(argv)
     from vision import dice_net
 
@@ -90,12 +107,14 @@ def main(argv=None):
     nets = dice_net.load_nets(a.config)
     cfg = json.loads(a.config.read_text())
     a.out.mkdir(parents=True, exist_ok=True)
-    quantize_file(nets.base / cfg["detector"]["file"], a.out / cfg["detector"]["file"], nets.det_in, det_in)
+    quantize_file(nets.base / cfg["detector"]["file"], a.out / cfg["detector"]["file"], nets.det_in, det_in,
+                  keep_outputs=a.keep_outputs)
     quantize_file(nets.base / cfg["face"]["file"], a.out / cfg["face"]["file"], nets.face_in, face_in)
     for name in cfg["face"].get("also", ()):
         shutil.copy(nets.base / name, a.out / name)  # kept in floats
     cfg.setdefault("trained", {})["quantized"] = (
-        f"tools/dice_net/quantize.py: 8-bit QDQ, weights per channel, {', '.join(QUANTIZED_OPS)}; ranges from "
+        f"tools/dice_net/quantize.py: 8-bit QDQ, weights per channel, {', '.join(QUANTIZED_OPS)}"
+        f"{' (the detector output in floats)' if a.keep_outputs else ''}; ranges from "
         f"{len(pick)} training photos of {', '.join(kept_sources(a.leave_out))} (seed {a.seed})")
     (a.out / a.config.name).write_text(json.dumps(cfg, indent=1) + "\n")
     print(f"{a.out}: {len(det_in)} frames, {sum(len(f) for f in face_in)} crops set the ranges")
