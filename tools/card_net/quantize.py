@@ -36,15 +36,12 @@ def calibration_inputs(config: Path, frames: list[np.ndarray]) -> tuple[list, li
     from vision.cards import net
 
     nets = dice_net.load_nets(config)
-    face = nets.cfg["face"]
     det_in, face_in = [], []
     for frame in frames:
         det_in.append(dice_net.letterboxed(frame, nets)[0])
         found = net.detect(frame, nets, float(nets.cfg["detector"]["threshold"]))
         if found:
-            crops = np.stack([net.index_crop(frame, f["centre"], f["down"], f["height"], int(face["input"]),
-                                             float(face["crop_scale"])) for f in found])
-            face_in.append(np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32)))
+            face_in.append(net.index_inputs(frame, found, nets))
     return det_in, face_in
 
 

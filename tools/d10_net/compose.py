@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import multiprocessing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import numpy as np
 
 from tools.d10_net.data import Table, tables
 from tools.d10_net.other_dice import other_die
+from tools.dice_net.batches import parallel_map
 from tools.dice_net.data import PAD_VALUE
 from tools.render import camera_look, fonts
 from tools.render import d10 as render
@@ -51,26 +51,20 @@ def small_tables(tabs: list[Table], cache: Path, workers: int = 0) -> list[Small
     root.mkdir(parents=True, exist_ok=True)
     index_f = root / "scales.json"
     scales = json.loads(index_f.read_text()) if index_f.exists() else {}
+    names = [_table_name(t) for t in tabs]
     images = {}
-    for t in tabs:
-        name = _table_name(t)
+    for name in names:
         img = cv2.imread(str(root / name), cv2.IMREAD_COLOR) if name in scales else None
         if img is not None:
             images[name] = img
-    todo = [t for t in tabs if _table_name(t) not in images]
-    if workers > 1 and len(todo) > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            made = pool.map(_shrunk, todo, chunksize=4)
-    else:
-        made = [_shrunk(t) for t in todo]
-    for t, (img, scale) in zip(todo, made):
-        name = _table_name(t)
+    todo = [(t, name) for t, name in zip(tabs, names) if name not in images]
+    for (_, name), (img, scale) in zip(todo, parallel_map(_shrunk, [t for t, _ in todo], workers)):
         cv2.imwrite(str(root / name), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
         scales[name] = scale
         images[name] = img
     index_f.with_suffix(".tmp").write_text(json.dumps(scales))
     index_f.with_suffix(".tmp").replace(index_f)  # whole, for runs reading it meanwhile
-    return [SmallTable(images[_table_name(t)], t.d6_boxes * np.float32(scales[_table_name(t)])) for t in tabs]
+    return [SmallTable(images[name], t.d6_boxes * np.float32(scales[name])) for t, name in zip(tabs, names)]
 
 
 def kept_tables(data: Path, cache: Path, hold: list[str]) -> list[SmallTable]:

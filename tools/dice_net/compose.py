@@ -10,22 +10,27 @@ neither cut-outs nor tables."""
 from __future__ import annotations
 
 import math
-import multiprocessing
 from pathlib import Path
 
 import numpy as np
 
 from tools.d10_net.compose import SmallTable, free_spot, paste_at, placed_sprite, small_tables, table_canvas
 from tools.d10_net.data import Table, cutout, load_d10
+from tools.dice_net.batches import parallel_map
 from tools.dice_net.data import Photo
 
 SIDE_RANGE = (9.0, 110.0)  # die sides in the detector's 320-px frame, as make_sample keeps them
 
 
+def _kept(p: Photo) -> list[tuple[str, list[float]]]:
+    """(cache key, box) of each labelled die of `p` at least 8 px across."""
+    return [(f"{p.path.name}#{i}", d["box"]) for i, d in enumerate(p.dice)
+            if min(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) >= 8]
+
+
 def _cutouts_of(p: Photo) -> list[tuple[str, tuple[np.ndarray, np.ndarray]]]:
     img = p.load()
-    return [(f"{p.path.name}#{i}", cutout(img, d["box"], pad=max(4, int(0.15 * (d["box"][2] - d["box"][0])))))
-            for i, d in enumerate(p.dice) if min(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) >= 8]
+    return [(key, cutout(img, box, pad=max(4, int(0.15 * (box[2] - box[0]))))) for key, box in _kept(p)]
 
 
 def d6_cutouts(photos: list[Photo], cache: Path, workers: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -40,15 +45,10 @@ def d6_cutouts(photos: list[Photo], cache: Path, workers: int = 0) -> list[tuple
             z = np.load(f, allow_pickle=True)
             known = dict(zip(z["keys"], zip(z["sprites"], z["alphas"])))
         mine = [p for p in photos if p.source == source]
-        todo = [p for p in mine if any(k not in known for k, _ in _keys(p))]
-        if workers > 1 and len(todo) > 1:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                cut = pool.map(_cutouts_of, todo, chunksize=4)
-        else:
-            cut = [_cutouts_of(p) for p in todo]
-        for pairs in cut:
+        todo = [p for p in mine if any(k not in known for k, _ in _kept(p))]
+        for pairs in parallel_map(_cutouts_of, todo, workers):
             known.update(pairs)
-        out.extend(known[k] for p in mine for k, _ in _keys(p))
+        out.extend(known[k] for p in mine for k, _ in _kept(p))
         if todo:
             cache.mkdir(parents=True, exist_ok=True)
             keys = sorted(known)
@@ -57,11 +57,6 @@ def d6_cutouts(photos: list[Photo], cache: Path, workers: int = 0) -> list[tuple
                 sprites[i], alphas[i] = known[k]
             np.savez(f, keys=np.array(keys), sprites=sprites, alphas=alphas)
     return out
-
-
-def _keys(p: Photo) -> list[tuple[str, int]]:
-    return [(f"{p.path.name}#{i}", i) for i, d in enumerate(p.dice)
-            if min(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) >= 8]
 
 
 def d6_tables(photos: list[Photo], data: Path, cache: Path, d10_tables: bool = True,

@@ -83,14 +83,19 @@ def detect(frame: np.ndarray, nets, threshold: float) -> list[dict]:
     return found
 
 
+def index_inputs(frame: np.ndarray, found: list[dict], nets) -> np.ndarray:
+    """The index classifier's input for `found` (N x 3 x size x size float32)."""
+    face = nets.cfg["face"]
+    size, scale = int(face["input"]), float(face["crop_scale"])
+    crops = np.stack([index_crop(frame, f["centre"], f["down"], f["height"], size, scale) for f in found])
+    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))
+
+
 def classify(frame: np.ndarray, found: list[dict], nets) -> None:
     """Each find's rank probabilities (`ranks`, class 0 no index) and suit probabilities."""
     if not found:
         return
-    face = nets.cfg["face"]
-    size, scale = int(face["input"]), float(face["crop_scale"])
-    crops = np.stack([index_crop(frame, f["centre"], f["down"], f["height"], size, scale) for f in found])
-    probs = nets.face.run(None, {nets.face_in: np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))})[0]
+    probs = nets.face.run(None, {nets.face_in: index_inputs(frame, found, nets)})[0]
     for f, p in zip(found, probs.astype(float)):
         f["ranks"], f["suits"] = p[:RANK_CLASSES], p[RANK_CLASSES:]
 
