@@ -46,7 +46,8 @@ def _shrunk(t: Table) -> tuple[np.ndarray, float]:
 
 def small_tables(tabs: list[Table], cache: Path, workers: int = 0) -> list[SmallTable]:
     """Each table at most TABLE_SIDE px long (JPEG in the cache), its d6 boxes scaled; the
-    missing ones shrunk in `workers` forked processes where more than one."""
+    missing ones shrunk in `workers` forked processes where more than one. The run that
+    fills the cache gets the tables as decoded from it, as every later run does."""
     root = cache / "tables"
     root.mkdir(parents=True, exist_ok=True)
     index_f = root / "scales.json"
@@ -59,9 +60,12 @@ def small_tables(tabs: list[Table], cache: Path, workers: int = 0) -> list[Small
             images[name] = img
     todo = [(t, name) for t, name in zip(tabs, names) if name not in images]
     for (_, name), (img, scale) in zip(todo, parallel_map(_shrunk, [t for t, _ in todo], workers)):
-        cv2.imwrite(str(root / name), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        if not ok:
+            raise OSError(f"cannot encode the shrunk table {name}")
+        (root / name).write_bytes(jpeg.tobytes())
         scales[name] = scale
-        images[name] = img
+        images[name] = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)  # as a later run reads it from the cache
     index_f.with_suffix(".tmp").write_text(json.dumps(scales))
     index_f.with_suffix(".tmp").replace(index_f)  # whole, for runs reading it meanwhile
     return [SmallTable(images[name], t.d6_boxes * np.float32(scales[name])) for t, name in zip(tabs, names)]
