@@ -15,6 +15,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from table.driver import SettledRead
 from table.errors import TableError
@@ -53,46 +54,97 @@ def dice_rolls(session: SessionReader) -> Iterator[Roll]:
                        tuple(value for _, value in places))
 
 
-# The values each kind of die shows, as a labels.json gives them ("dice": d6, "d10").
-FACES = {"dice": (1, 2, 3, 4, 5, 6), "d10": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)}
-PIECE_WORDS = {"dice": "a die shows 1 to 6", "d10": "a d10 shows 0 to 9"}
+# What a piece shows: a die's value, or a domino tile's two halves (low, high).
+Value = int | tuple[int, int]
+# The tiles of a double-six set, each once: (0, 0), (0, 1) ... (6, 6).
+DOUBLE_SIX: tuple[tuple[int, int], ...] = tuple((low, high) for low in range(7) for high in range(low, 7))
+# The values each kind of piece shows, as a labels.json gives them ("dice": d6, "d10",
+# "dominoes": the tiles of one double-six set).
+FACES: dict[str, tuple[Value, ...]] = {"dice": (1, 2, 3, 4, 5, 6), "d10": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+                                       "dominoes": DOUBLE_SIX}
+PIECE_WORDS = {"dice": "a die shows 1 to 6", "d10": "a d10 shows 0 to 9",
+               "dominoes": "a tile shows two halves of 0 to 6 pips, typed 3-5"}
+NOUNS = {"dice": ("die", "dice"), "d10": ("d10", "d10s"), "dominoes": ("tile", "tiles")}  # one, many
+TILE_SEPARATORS = "-|/:"  # 3-5, 3|5, 3/5, 3:5 (or 35) name the tile with halves 3 and 5
 
 
-def parse_values(text: str, count: int, kind: str = "dice") -> tuple[int | None, ...]:
-    """What a person typed for `count` dice: a value (1-6 for a d6, 0-9 for a d10) or
-    x (no die there) for each, in the order shown. Raises TableError in words."""
+def value_text(value: Value) -> str:
+    """A value as the screen and the prompts say it: "4", or a tile's "3-5"."""
+    return f"{value[0]}-{value[1]}" if isinstance(value, tuple) else str(value)
+
+
+def parse_tile(word: str) -> tuple[int, int] | None:
+    """The tile a word names ("3-5", "5|3", "35": halves 3 and 5, low half first);
+    None: the word names no tile of a double-six set."""
+    for separator in TILE_SEPARATORS:
+        word = word.replace(separator, " ")
+    halves = word.split()
+    if len(halves) == 1 and len(halves[0]) == 2:
+        halves = list(halves[0])
+    if len(halves) != 2 or not all(half in "0123456" and len(half) == 1 for half in halves):
+        return None
+    low, high = sorted(int(half) for half in halves)
+    return low, high
+
+
+def parse_values(text: str, count: int, kind: str = "dice") -> tuple[Value | None, ...]:
+    """What a person typed for `count` pieces: a value (1-6 for a d6, 0-9 for a d10, a
+    tile as 3-5) or x (no piece there) for each, in the order shown. Raises TableError
+    in words."""
     faces = FACES[kind]
+    one = NOUNS[kind][0] if kind == "dominoes" else "die"  # a d10 is a die to type for
     words = text.replace(",", " ").split()
     if len(words) != count:
-        raise TableError(f"type {count} value{'s' if count > 1 else ''} ({faces[0]} to {faces[-1]}, or x where no "
-                         f"die is), one for each die in the order shown; {len(words)} typed")
-    values: list[int | None] = []
+        shown = f"{value_text(faces[0])} to {value_text(faces[-1])}"
+        raise TableError(f"type {count} value{'s' if count > 1 else ''} ({shown}, or x where no "
+                         f"{one} is), one for each {one} in the order shown; {len(words)} typed")
+    values: list[Value | None] = []
     for word in words:
+        value: Value | None = parse_tile(word) if kind == "dominoes" else (
+            int(word) if word in {str(face) for face in faces} else None)
         if word.lower() == "x":
             values.append(None)
-        elif word in {str(face) for face in faces}:
-            values.append(int(word))
+        elif value is not None:
+            values.append(value)
         else:
-            raise TableError(f"{word!r} is no die's value: {PIECE_WORDS[kind]} (x: no die there)")
+            raise TableError(f"{word!r} is no {one}'s value: {PIECE_WORDS[kind]} (x: no {one} there)")
     return tuple(values)
 
 
+def is_value(value: object, kind: str) -> TypeGuard[Value]:
+    """Whether `value` is one the kind's pieces show (a tile as (low, high))."""
+    if isinstance(value, bool):
+        return False
+    if kind == "dominoes":
+        return isinstance(value, tuple) and value in FACES[kind]
+    return isinstance(value, int) and value in FACES[kind]
+
+
+def _label(kind: str, box: Box, value: Value) -> dict:
+    """A piece as a labels.json holds it."""
+    if kind == "dominoes":
+        assert isinstance(value, tuple)
+        return {"halves": list(value), "box": list(box)}
+    return {"value": value, "box": list(box)}
+
+
 def keep_example(folder: Path, name: str, write: Callable[[Path], object], boxes: tuple[Box, ...],
-                 values: tuple[int | None, ...], kind: str = "dice",
+                 values: tuple[Value | None, ...], kind: str = "dice",
                  fix: str = "give another folder with --into") -> str:
-    """A photo and its dice, as the person said they were, added to the teaching folder
+    """A photo and its pieces, as the person said they were, added to the teaching folder
     (a labels.json in the `eval` format, the photos in images/) under `name`: `write`
-    puts the photo at the path it is given. A value of None is no die there, and is left
-    out. labels.json is read (and refused in words) before anything is written, and
-    written whole beside itself and put in place; `fix` says what to do when the folder
-    cannot hold it."""
+    puts the photo at the path it is given. A value of None is no piece there, and is
+    left out; a tile is its halves, (low, high). labels.json is read (and refused in
+    words) before anything is written, and written whole beside itself and put in place;
+    `fix` says what to do when the folder cannot hold it."""
     if kind not in FACES:
-        raise TableError(f"only {' and '.join(FACES)} are kept for teaching, not {kind}")
+        raise TableError(f"only {', '.join(FACES)} are kept for teaching, not {kind}")
+    one, many = NOUNS[kind] if kind == "dominoes" else ("die", "dice")
     if len(boxes) != len(values):
-        raise TableError(f"{len(values)} values for {len(boxes)} dice: give one value for each die")
+        raise TableError(f"{len(values)} values for {len(boxes)} {many}: give one value for each {one}")
     for value in values:
-        if value is not None and (isinstance(value, bool) or value not in FACES[kind]):
-            raise TableError(f"{value!r} is no die's value: {PIECE_WORDS[kind]}; nothing was kept")
+        if value is not None and not is_value(value, kind):
+            raise TableError(f"{value!r} is no {one}'s value: {PIECE_WORDS[kind]}; nothing was kept")
     images = folder / "images"
     labels_path = folder / "labels.json"
     try:
@@ -101,8 +153,7 @@ def keep_example(folder: Path, name: str, write: Callable[[Path], object], boxes
             raise TableError(f"{labels_path}: not a labels.json of photos; {fix}")
         images.mkdir(parents=True, exist_ok=True)
         write(images / name)
-        labels[name] = {kind: [{"value": value, "box": list(box)}
-                               for box, value in zip(boxes, values) if value is not None]}
+        labels[name] = {kind: [_label(kind, box, value) for box, value in zip(boxes, values) if value is not None]}
         part = labels_path.with_name("labels.json.part")
         part.write_text(json.dumps(labels, indent=1) + "\n")
         os.replace(part, labels_path)
@@ -115,7 +166,7 @@ def keep_example(folder: Path, name: str, write: Callable[[Path], object], boxes
     return name
 
 
-def save_example(folder: Path, session: SessionReader, roll: Roll, values: tuple[int | None, ...]) -> str:
+def save_example(folder: Path, session: SessionReader, roll: Roll, values: tuple[Value | None, ...]) -> str:
     """The roll's frame and its dice, as the person said they were, added to the teaching
     folder (`keep_example`)."""
     try:

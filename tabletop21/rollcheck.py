@@ -1,30 +1,40 @@
-"""Confirming or correcting the dice of one read, with the table's buttons or touch.
+"""Confirming or correcting the dice (or domino tiles) of one read, with the table's
+buttons or touch.
 
 The pure part of teaching at the table (`tabletop21 teach dice` without a folder) and
-of correcting a round from its results screen: the dice the camera read, which one is
+of correcting a round from its results screen: the pieces the camera read, which one is
 selected, what value each is given. No I/O: each step returns a new RollCheck, and
 `confirm` hands back the values to keep (tabletop21.corrections.keep_example saves
-them). A die the reader did not find can be added where the person touches the
-picture (`add`). The screen shows it (display.teach) and tabletop21.teaching wires it."""
+them). A piece the reader did not find can be added where the person touches the
+picture (`add`). The screen shows it (display.teach) and tabletop21.teaching wires it.
+
+A domino tile's value is its two halves, (low, high), one of the 28 tiles of a
+double-six set. SHAKE steps through `proposed` first (at the table: the tiles of the
+set not shown yet), then every other tile; a picture of one set shows each tile once,
+so two tiles given the same halves are not kept."""
 
 from __future__ import annotations
 
 import math
 import statistics
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 from table.errors import TableError
 from table.reads import Box, TableRead
-from tabletop21.corrections import FACES, PIECE_WORDS, parse_values
+from tabletop21.corrections import FACES, NOUNS, PIECE_WORDS, Value, is_value, parse_values, value_text
 
-NO_DIE = "no die"  # a box the reader found where the person says there is no die
-UNREAD = None  # a die the reader could not read: the person gives its value
-# What a die is given: a value, NO_DIE, or UNREAD ("?") until the person says.
-Given = int | str | None
+NO_DIE = "no die"  # a box the reader found where the person says there is no piece
+UNREAD = None  # a piece the reader could not read: the person gives its value
+# What a piece is given: a value, NO_DIE, or UNREAD ("?") until the person says.
+Given = Value | str | None
+ONE_OF_EACH = ("dominoes",)  # kinds of which a picture shows each value at most once (one set)
+REFUSED_AS = {"dice": "die", "d10": "d10", "dominoes": "domino"}  # Unreadable.kind of each
 UNREAD_SIDE = 40.0  # px: the box drawn round an unreadable die the reader gave no box
 # An added die's side, with no other die in the roll to size it and no calibration's die
 # size: this fraction of the frame's short side.
 ADDED_SIDE = 1 / 12
+TILE_SIDES = 2.0  # a domino tile is this many die sides long (an added tile's square, with no tile to size it)
 ON_A_DIE = 0.5  # an added square lying this much (of its area) or more on a die is a touch on that die
 
 
@@ -37,16 +47,18 @@ class RollCheck:
     picture where there is no die (`add`) adds one there; holding NEXT (`confirm`)
     keeps the roll once every die has a value or is "no die"."""
 
-    kind: str  # "dice" (d6) or "d10"
+    kind: str  # "dice" (d6), "d10" or "dominoes"
     boxes: tuple[Box, ...]
     values: tuple[Given, ...]
-    read: tuple[int | None, ...]  # each box's value as the camera read it; None: unreadable (or added)
+    read: tuple[Value | None, ...]  # each box's value as the camera read it; None: unreadable (or added)
     selected: int = 0
     message: str = ""  # what the last step could not do, in words ("" when it did)
     # Which dice the person added where the reader found none; () when none were.
     added: tuple[bool, ...] = ()
     frame_size: tuple[int, int] | None = None  # (width, height) of the picture the boxes are in
     die_side: float | None = None  # px: an added die's side when no other die gives one (the calibration's)
+    # Values SHAKE offers first, in this order (the set's tiles not shown yet); () none.
+    proposed: tuple[Value, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in FACES:
@@ -59,19 +71,26 @@ class RollCheck:
             raise TableError(f"{len(self.boxes)} dice, {len(self.added)} of them said to be added or not")
         for value in (*self.values, *self.read):
             if value not in (NO_DIE, UNREAD) and not self._face(value):
-                raise TableError(f"{value!r} is no die's value: {PIECE_WORDS[self.kind]}")
+                raise TableError(f"{value!r} is no {self.one}'s value: {PIECE_WORDS[self.kind]}")
+        if not all(self._face(value) for value in self.proposed):
+            raise TableError(f"{self.proposed!r} are not all values a {self.one} shows: {PIECE_WORDS[self.kind]}")
         if self.boxes and not 0 <= self.selected < len(self.boxes):
-            raise TableError(f"die {self.selected + 1} is not one of the {len(self.boxes)} dice")
+            raise TableError(f"{self.one} {self.selected + 1} is not one of the {len(self.boxes)} {self.many}")
 
     @classmethod
     def of_read(cls, kind: str, read: TableRead, frame_size: tuple[int, int] | None = None,
-                die_side: float | None = None) -> RollCheck:
-        """The dice of `kind` in a read, as it read them: each read die with its value,
+                die_side: float | None = None, proposed: tuple[Value, ...] = ()) -> RollCheck:
+        """The pieces of `kind` in a read, as it read them: each read piece with its value,
         each unreadable one (a box round its centre where the reader gave none) unread.
-        `frame_size` and `die_side` are for the dice the person adds (`add`)."""
-        found = read.dice if kind == "dice" else read.d10 if kind == "d10" else ()
-        places: list[tuple[Box, int | None]] = [(die.box, die.value) for die in found]
-        refused = [u for u in read.unreadable if u.kind == ("die" if kind == "dice" else kind)]
+        `frame_size` and `die_side` are for the pieces the person adds (`add`);
+        `proposed`, the values SHAKE offers first."""
+        places: list[tuple[Box, Value | None]]
+        if kind == "dominoes":
+            places = [(tile.box, (min(tile.halves), max(tile.halves))) for tile in read.dominoes]
+        else:
+            places = [(die.box, die.value) for die in (read.dice if kind == "dice" else read.d10 if kind == "d10"
+                                                       else ())]
+        refused = [u for u in read.unreadable if u.kind == REFUSED_AS.get(kind)]
         sides = [box[2] - box[0] for box, _ in places] + [u.box[2] - u.box[0] for u in refused if u.box is not None]
         half = (statistics.median(sides) if sides else UNREAD_SIDE) / 2
         for u in refused:
@@ -80,35 +99,56 @@ class RollCheck:
         places.sort(key=lambda place: (place[0][1], place[0][0]))
         boxes = tuple((float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b, _ in places)
         reads = tuple(value for _, value in places)
-        return cls(kind, boxes, reads, reads, frame_size=frame_size, die_side=die_side)
+        return cls(kind, boxes, reads, reads, frame_size=frame_size, die_side=die_side, proposed=proposed)
 
     @property
-    def faces(self) -> tuple[int, ...]:
+    def faces(self) -> tuple[Value, ...]:
         return FACES[self.kind]
 
-    def _face(self, value: object) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and value in self.faces
+    @property
+    def one(self) -> str:
+        """What one piece is called in the messages ("die"; a d10 is a die too; "tile")."""
+        return NOUNS[self.kind][0] if self.kind == "dominoes" else "die"
+
+    @property
+    def many(self) -> str:
+        return NOUNS[self.kind][1] if self.kind == "dominoes" else "dice"
+
+    def _face(self, value: object) -> TypeGuard[Value]:
+        return is_value(value, self.kind)
 
     def next(self) -> RollCheck:
         """The next die selected; after the last, the first again."""
         if not self.boxes:
-            return replace(self, message="no die was found in this picture")
+            return replace(self, message=self._none_found())
         return replace(self, selected=(self.selected + 1) % len(self.boxes), message="")
 
+    def _none_found(self) -> str:
+        return f"no {self.one} was found in this picture"
+
+    def order(self) -> tuple[Given, ...]:
+        """The values SHAKE steps the selected piece through: the proposed ones, then every
+        other face, then "no die"; where a picture shows each value once (dominoes), none
+        given to another piece of this picture."""
+        others = ({value for n, value in enumerate(self.values) if n != self.selected}
+                  if self.kind in ONE_OF_EACH else set())
+        lead = tuple(value for value in self.proposed if value not in others)
+        return (*lead, *(face for face in self.faces if face not in lead and face not in others), NO_DIE)
+
     def cycle(self) -> RollCheck:
-        """The selected die's next value: an unread die starts at the kind's first face,
-        the last face is followed by "no die", and "no die" by the first face again."""
+        """The selected piece's next value (`order`): an unread piece starts at its first,
+        the last face is followed by "no die", and "no die" by the first again."""
         if not self.boxes:
-            return replace(self, message="no die was found in this picture")
+            return replace(self, message=self._none_found())
         now = self.values[self.selected]
-        order: tuple[Given, ...] = (*self.faces, NO_DIE)
-        after = self.faces[0] if now is UNREAD else order[(order.index(now) + 1) % len(order)]
+        order = self.order()
+        after = order[0] if now is UNREAD or now not in order else order[(order.index(now) + 1) % len(order)]
         return self._given(self.selected, after)
 
     def tap(self, index: int) -> RollCheck:
-        """A touch on die `index`: selects it, or cycles its value when it is selected."""
+        """A touch on piece `index`: selects it, or cycles its value when it is selected."""
         if not 0 <= index < len(self.boxes):
-            return replace(self, message=f"die {index + 1} is not one of the {len(self.boxes)} dice")
+            return replace(self, message=f"{self.one} {index + 1} is not one of the {len(self.boxes)} {self.many}")
         if index == self.selected:
             return self.cycle()
         return replace(self, selected=index, message="")
@@ -124,7 +164,7 @@ class RollCheck:
         x, y = point
         width, height = self.frame_size or (math.inf, math.inf)
         if not (math.isfinite(x) and math.isfinite(y) and 0 <= x <= width and 0 <= y <= height):
-            return replace(self, message=f"({x:g}, {y:g}) is not in the picture: no die added")
+            return replace(self, message=f"({x:g}, {y:g}) is not in the picture: no {self.one} added")
         side = self._added_side()
         half = side / 2
         x0 = min(max(0.0, x - half), width - side) if side <= width else 0.0
@@ -143,26 +183,33 @@ class RollCheck:
 
         return replace(self, boxes=put(self.boxes, box), values=put(self.values, UNREAD), read=put(self.read, None),
                        added=put(self.added, True), selected=at,
-                       message=f"Die {at + 1} added: press SHAKE (or touch it again) to give its value")
+                       message=f"{self.one.capitalize()} {at + 1} added: press SHAKE (or touch it again) to give "
+                               "its value")
 
     def _added_side(self) -> float:
-        sides = [(box[2] - box[0] + box[3] - box[1]) / 2 for box, value in zip(self.boxes, self.values)
+        """An added piece's square: a die's mean side; a tile's long side, so the square
+        holds the tile whichever way it lies (a die's side twice, with no tile to size it)."""
+        tile = self.kind == "dominoes"
+        sides = [max(box[2] - box[0], box[3] - box[1]) if tile else (box[2] - box[0] + box[3] - box[1]) / 2
+                 for box, value in zip(self.boxes, self.values)
                  if value != NO_DIE and all(math.isfinite(edge) for edge in box)]
         if sides:
             return float(statistics.median(sides))
+        scale = TILE_SIDES if tile else 1.0
         if self.die_side is not None and self.die_side > 0:
-            return float(self.die_side)
+            return float(self.die_side) * scale
         if self.frame_size is not None and min(self.frame_size) > 0:
-            return min(self.frame_size) * ADDED_SIDE
-        return UNREAD_SIDE
+            return min(self.frame_size) * ADDED_SIDE * scale
+        return UNREAD_SIDE * scale
 
     def set_value(self, index: int, value: Given) -> RollCheck:
-        """Die `index` given `value` (a face of the kind, or NO_DIE); anything else is a
+        """Piece `index` given `value` (a face of the kind, or NO_DIE); anything else is a
         TableError in words and changes nothing."""
         if not 0 <= index < len(self.boxes):
-            raise TableError(f"die {index + 1} is not one of the {len(self.boxes)} dice")
+            raise TableError(f"{self.one} {index + 1} is not one of the {len(self.boxes)} {self.many}")
         if value != NO_DIE and not self._face(value):
-            raise TableError(f"{value!r} is no die's value: {PIECE_WORDS[self.kind]} (or no die there)")
+            raise TableError(f"{value!r} is no {self.one}'s value: {PIECE_WORDS[self.kind]} (or no {self.one} "
+                             "there)")
         return self._given(index, value)
 
     def typed(self, text: str) -> RollCheck:
@@ -175,10 +222,10 @@ class RollCheck:
             try:
                 x, y = (float(word) for word in words[1:])
             except ValueError:
-                return replace(self, message="type add X Y: where the die is, in the picture's pixels")
+                return replace(self, message=f"type add X Y: where the {self.one} is, in the picture's pixels")
             return self.add((x, y))
         if not self.boxes:
-            return replace(self, message="no die was found in this picture")
+            return replace(self, message=self._none_found())
         count = 1 if len(words) == 1 and len(self.boxes) != 1 else len(self.boxes)
         try:
             given = parse_values(text, count, self.kind)
@@ -188,19 +235,27 @@ class RollCheck:
             return replace(self._given(self.selected, NO_DIE if given[0] is None else given[0]).next(), message="")
         return replace(self, values=tuple(NO_DIE if v is None else v for v in given), message="")
 
-    def confirm(self) -> tuple[RollCheck, tuple[int | None, ...] | None]:
-        """The values to keep, one for each box of the check it returns (None: no die
-        there), or None with the reason as the message: a die not given a value yet, or
-        no die at all. A die the person added and then said is no die is dropped."""
+    def confirm(self) -> tuple[RollCheck, tuple[Value | None, ...] | None]:
+        """The values to keep, one for each box of the check it returns (None: no piece
+        there), or None with the reason as the message: a piece not given a value yet,
+        no piece at all, or (dominoes) two tiles given the same halves. A piece the
+        person added and then said is no piece is dropped."""
         unread = [n for n, value in enumerate(self.values, start=1) if value is UNREAD]
         if unread:
             which = ", ".join(map(str, unread))
             return replace(self, selected=unread[0] - 1,
-                           message=f"die {which} {'was' if len(unread) == 1 else 'were'} not read: press SHAKE to "
-                                   "give its value (or no die)"), None
-        kept = tuple(value if isinstance(value, int) else None for value in self.values)
+                           message=f"{self.one} {which} {'was' if len(unread) == 1 else 'were'} not read: press "
+                                   f"SHAKE to give its value (or no {self.one})"), None
+        kept = tuple(value if self._face(value) else None for value in self.values)
         if all(value is None for value in kept):
-            return replace(self, message="no die to keep in this picture: roll again"), None
+            again = "lay out tiles again" if self.kind == "dominoes" else "roll again"
+            return replace(self, message=f"no {self.one} to keep in this picture: {again}"), None
+        twice = self._twice(kept)
+        if twice:
+            first, second, value = twice
+            return replace(self, selected=second,
+                           message=f"{self.many} {first + 1} and {second + 1} are both {value_text(value)}: a set "
+                                   f"has each {self.one} once; change one"), None
         left = [n for n, (value, added) in enumerate(zip(self.values, self.added)) if not (added and value == NO_DIE)]
         if len(left) == len(self.boxes):
             return replace(self, message=""), kept
@@ -214,9 +269,25 @@ class RollCheck:
         """Which dice the person gave another value than the camera read."""
         return tuple(value != (UNREAD if read is None else read) for value, read in zip(self.values, self.read))
 
+    def _twice(self, kept: tuple[Value | None, ...]) -> tuple[int, int, Value] | None:
+        """The first two pieces given one value, and it, where the kind shows each value
+        once."""
+        if self.kind not in ONE_OF_EACH:
+            return None
+        seen: dict[Value, int] = {}
+        for n, value in enumerate(kept):
+            if value is None:
+                continue
+            if value in seen:
+                return seen[value], n, value
+            seen[value] = n
+        return None
+
     def labels(self) -> tuple[str, ...]:
-        """Each die's value as the screen says it: the value, "?" or "no die"."""
-        return tuple("?" if value is UNREAD else str(value) for value in self.values)
+        """Each piece's value as the screen says it: the value ("4", a tile "3-5"), "?" or
+        "no die" ("no tile")."""
+        return tuple("?" if value is UNREAD else f"no {self.one}" if value == NO_DIE else
+                     value_text(value) if self._face(value) else str(value) for value in self.values)
 
     def _given(self, index: int, value: Given) -> RollCheck:
         values = list(self.values)

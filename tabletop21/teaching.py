@@ -10,6 +10,11 @@ are kept (`[teach] rolls`), or the owner holds NEXT between rolls, the reader is
 from the folder (tabletop21.taught.teach_folder), the taught file written and named in
 the settings' `[table] taught`, so `run` reads with it from its next start.
 
+`teach dominoes` at the table goes the same way with pictures of tiles laid out face up
+in place of rolls: the owner lays out the set a few tiles at a time, and each picture's
+check offers first the tiles of the double-six set not shown yet (RollCheck.proposed);
+the screen says how many of the 28 have been shown and which are still to come.
+
 `Corrections` is where the appliance keeps a round corrected from its results screen
 (tabletop21.appliance)."""
 
@@ -31,7 +36,7 @@ from hardware.frames import CameraLost, FrameSource
 from table.driver import CONFIRM, NEXT, SHAKE
 from table.errors import TableError
 from table.reads import Box, TableRead
-from tabletop21.corrections import FACES, keep_example
+from tabletop21.corrections import DOUBLE_SIX, FACES, Value, keep_example, value_text
 from tabletop21.rollcheck import NO_DIE, UNREAD, RollCheck
 from vision.image_io import NotAnImage
 
@@ -41,9 +46,21 @@ if TYPE_CHECKING:
 
 # Where the examples of each kind are kept unless told (`replay --correct` keeps dice
 # in the same folder), and where a taught file is written when the settings name none.
-TEACH_FOLDERS = {"dice": Path("~/tabletop21/teach-dice"), "d10": Path("~/tabletop21/teach-d10")}
-TAUGHT_FILES = {"dice": Path("~/tabletop21/taught-dice.json"), "d10": Path("~/tabletop21/taught-d10.json")}
-NAMES = {"dice": ("DICE", "dice", "die"), "d10": ("D10S", "d10s", "d10")}  # heading, many, one
+TEACH_FOLDERS = {"dice": Path("~/tabletop21/teach-dice"), "d10": Path("~/tabletop21/teach-d10"),
+                 "dominoes": Path("~/tabletop21/teach-dominoes")}
+TAUGHT_FILES = {"dice": Path("~/tabletop21/taught-dice.json"), "d10": Path("~/tabletop21/taught-d10.json"),
+                "dominoes": Path("~/tabletop21/taught-dominoes.json")}
+NAMES = {"dice": ("DICE", "dice", "die"), "d10": ("D10S", "d10s", "d10"),
+         "dominoes": ("DOMINO TILES", "tiles", "tile")}  # heading, many, one
+# What one round of teaching is for each kind: a roll of the dice, or a picture of tiles
+# laid out; and what the owner is asked to do for it.
+ROUNDS = {"dice": "roll", "d10": "roll", "dominoes": "picture"}
+DO = {"dice": "Roll the dice on the table", "d10": "Roll the d10s on the table",
+      "dominoes": "Lay some tiles of your set face up on the table"}
+# While waiting after a picture was taken: what makes the next one differ from it.
+CHANGE = {"dice": "Roll the dice: the picture is taken when they stop",
+          "d10": "Roll the d10s: the picture is taken when they stop",
+          "dominoes": "Lay out other tiles (or move them): the picture is taken when the table is still"}
 JPEG_QUALITY = 95  # a kept picture: the reader reads exactly the pixels kept
 STILL = 3  # frames without motion before a picture is taken (vision.settle's own "settled")
 HAND_STILL = 10  # frames: a large object this still is no hand (hands tremble), and is read
@@ -86,9 +103,9 @@ def jpeg(image: np.ndarray) -> tuple[bytes, np.ndarray]:
     return data.tobytes(), image if kept is None else kept
 
 
-def keep_picture(folder: Path, stem: str, picture: bytes, boxes: tuple[Box, ...], values: tuple[int | None, ...],
+def keep_picture(folder: Path, stem: str, picture: bytes, boxes: tuple[Box, ...], values: tuple[Value | None, ...],
                  kind: str, fix: str) -> str:
-    """A JPEG picture and its dice added to the teaching folder under a name of its own
+    """A JPEG picture and its pieces added to the teaching folder under a name of its own
     (STEM.jpg, else STEM-2.jpg...); returns the name."""
     name, copy = f"{stem}.jpg", 1
     while (folder / "images" / name).exists():
@@ -104,6 +121,24 @@ def examples_in(folder: Path) -> int:
     except (OSError, ValueError):
         return 0
     return len(labels) if isinstance(labels, dict) else 0
+
+
+def tiles_in(folder: Path) -> frozenset[tuple[int, int]]:
+    """The tiles of a double-six set the teaching folder's labels.json holds (as (low,
+    high)); none when there is no labels.json or it holds no tiles."""
+    try:
+        labels = json.loads((folder / "labels.json").read_text())
+    except (OSError, ValueError):
+        return frozenset()
+    tiles = set()
+    for entry in labels.values() if isinstance(labels, dict) else ():
+        for tile in entry.get("dominoes", ()) if isinstance(entry, dict) else ():
+            halves = tile.get("halves") if isinstance(tile, dict) else None
+            if isinstance(halves, list) and len(halves) == 2:
+                pair = (min(halves), max(halves))
+                if pair in DOUBLE_SIX:
+                    tiles.add(pair)
+    return frozenset(tiles)
 
 
 def check_folder(folder: Path, fix: str) -> None:
@@ -131,7 +166,7 @@ def check_screen(check: RollCheck, *, title: str, message: str, side: str, targe
                        unread=tuple(value is UNREAD for value in check.values),
                        absent=tuple(value == NO_DIE for value in check.values), changed=check.changed,
                        selected=check.selected if check.boxes else None, frame_size=frame_size,
-                       shake="change value", next="next die", targets=targets, side=side, addable=True)
+                       shake="change value", next=f"next {check.one}", targets=targets, side=side, addable=True)
 
 
 def touch_check(check: RollCheck, word: str) -> RollCheck | None:
@@ -151,23 +186,26 @@ def touch_check(check: RollCheck, word: str) -> RollCheck | None:
 
 
 def check_words(check: RollCheck) -> str:
-    """What the selected die is given and what the buttons do."""
+    """What the selected piece is given and what the buttons do."""
+    one = check.one
     if not check.boxes:
-        return "No die was found in this picture"
+        return f"No {one} was found in this picture"
     label = check.labels()[check.selected]
     added = " (added by you)" if check.added[check.selected] else ""
-    return (f"Die {check.selected + 1} of {len(check.boxes)}{added}: {label}. SHAKE changes it, NEXT picks the next "
-            "die, hold NEXT keeps the roll")
+    return (f"{one.capitalize()} {check.selected + 1} of {len(check.boxes)}{added}: {label}. SHAKE changes it, NEXT "
+            f"picks the next {one}, hold NEXT keeps the {ROUNDS[check.kind]}")
 
 
-HOW = ("SHAKE: the selected die's next value ({faces}, then no die). NEXT: the next die. Hold NEXT: keep "
-       "it. On a touchscreen: touch a die to pick it, again to change it; touch a die with no box to add it. "
+HOW = ("SHAKE: the selected {one}'s next value ({faces}, then no {one}). NEXT: the next {one}. Hold NEXT: keep "
+       "it. On a touchscreen: touch a {one} to pick it, again to change it; touch a {one} with no box to add it. "
        "*: changed by you.")
 
 
 def how_words(kind: str) -> str:
     faces = FACES[kind]
-    return HOW.format(faces=f"{faces[0]}-{faces[-1]}")
+    if kind == "dominoes":
+        return HOW.format(one="tile", faces="the tiles of your set not shown yet first, then every other tile")
+    return HOW.format(one="die", faces=f"{faces[0]}-{faces[-1]}")
 
 
 # --- correcting a round from its results screen ---------------------------------------------------------------
@@ -191,7 +229,7 @@ class Corrections:
         self._now = now
         self.die_side = die_side  # px: the calibration's die, the side of a die added where the roll gives none
 
-    def keep(self, correction: Correction, values: tuple[int | None, ...]) -> tuple[Path, str]:
+    def keep(self, correction: Correction, values: tuple[Value | None, ...]) -> tuple[Path, str]:
         """The picture and the values kept; the folder and the picture's name. TableError
         in words when it cannot be, and nothing is kept."""
         kind = correction.check.kind
@@ -251,6 +289,8 @@ class TableTeaching:
         self.finished = False
         self._done_at = 0.0
         self._teaching_shown = False  # the "teaching" screen was drawn once before teaching blocks the loop
+        # Dominoes: the tiles of the set kept in the folder so far (this sitting's and earlier ones).
+        self.shown: frozenset[tuple[int, int]] = tiles_in(folder) if kind == "dominoes" else frozenset()
 
     # what happens -------------------------------------------------------------------------------------------------
 
@@ -313,12 +353,13 @@ class TableTeaching:
         self.moved = False
         self.picture = shown
         check = RollCheck.of_read(self.kind, read, frame_size=(shown.shape[1], shown.shape[0]),
-                                  die_side=self.die_side)
+                                  die_side=self.die_side, proposed=self.to_show())
         if not check.boxes:
             one = NAMES[self.kind][2]
+            again = "lay them out again" if self.kind == "dominoes" else "roll again"
             self.phase = "roll"
-            self.message = (f"No {one} found in the picture: roll again (are they in the camera's view, on the play "
-                            "area?)")
+            self.message = (f"No {one} found in the picture: {again} (are they in the camera's view, on the play "
+                            f"area{', face up' if self.kind == 'dominoes' else ''}?)")
             return
         self.check, self.phase, self.message = check, "check", ""
 
@@ -382,16 +423,33 @@ class TableTeaching:
         self.kept += 1
         self.check, self.phase = None, "roll"
         dice = sum(value is not None for value in values)
-        self.message = f"Roll {self.kept} kept ({dice} {NAMES[self.kind][1 if dice != 1 else 2]})"
+        self.message = f"{ROUNDS[self.kind].capitalize()} {self.kept} kept ({dice} {NAMES[self.kind][1 if dice != 1 else 2]})"
+        if self.kind == "dominoes":
+            self.shown = self.shown | {value for value in values if isinstance(value, tuple)}
+            self.message = f"{self.message[:-1]}; {self.set_words()})"
         if self.kept >= self.rolls:
             self._start_teaching()
 
     def _skip(self) -> None:
-        self.check, self.phase, self.message = None, "roll", "That roll was not kept: roll again"
+        again = "lay out tiles again" if self.kind == "dominoes" else "roll again"
+        self.check, self.phase, self.message = None, "roll", f"That {ROUNDS[self.kind]} was not kept: {again}"
+
+    def to_show(self) -> tuple[Value, ...]:
+        """Dominoes: the tiles of the set not kept yet, which each check offers first."""
+        return tuple(tile for tile in DOUBLE_SIX if tile not in self.shown) if self.kind == "dominoes" else ()
+
+    def set_words(self) -> str:
+        """Dominoes: how much of the set has been shown, in words."""
+        left = self.to_show()
+        if not left:
+            return f"the whole set of {len(DOUBLE_SIX)} shown"
+        named = " ".join(value_text(tile) for tile in left[:8]) + (" ..." if len(left) > 8 else "")
+        return f"{len(DOUBLE_SIX) - len(left)} of {len(DOUBLE_SIX)} tiles shown; still to show: {named}"
 
     def _start_teaching(self) -> None:
         if not examples_in(self.folder):
-            self.message = f"Nothing to teach from yet: keep some rolls first ({self.rolls} are enough)"
+            self.message = (f"Nothing to teach from yet: keep some {ROUNDS[self.kind]}s first ({self.rolls} are "
+                            "enough)")
             return
         self.phase, self._teaching_shown = "teaching", False
 
@@ -400,7 +458,7 @@ class TableTeaching:
             self.done = self._teach()
         except TableError as err:
             self.phase = "roll"
-            self.message = f"Not taught: {err}. Keep more rolls"
+            self.message = f"Not taught: {err}. Keep more {ROUNDS[self.kind]}s"
             return
         self.phase, self._done_at = "done", self._clock()
 
@@ -410,18 +468,23 @@ class TableTeaching:
         from display.teach import CheckScreen
 
         heading, many, _ = NAMES[self.kind]
-        roll = f"ROLL {min(self.kept + 1, self.rolls)} OF {self.rolls}"
+        rounds = ROUNDS[self.kind]
+        roll = f"{rounds.upper()} {min(self.kept + 1, self.rolls)} OF {self.rolls}"
         title = f"TEACH THE TABLE YOUR {heading} - {roll}"
         earlier = examples_in(self.folder)
-        side = (f"Each roll you keep goes into {self.folder} ({earlier} there now). After {self.rolls} rolls the "
-                f"table learns your {many}; hold NEXT between rolls to teach it sooner.")
+        side = (f"Each {rounds} you keep goes into {self.folder} ({earlier} there now). After {self.rolls} {rounds}s "
+                f"the table learns your {many}; hold NEXT between {rounds}s to teach it sooner.")
+        if self.kind == "dominoes":
+            side = (f"Lay out your whole set, a few tiles at a time, face up and flat; then again, mixed. "
+                    f"{self.set_words().capitalize()}. {side}")
         if self.phase == "check" and self.check is not None:
+            keep = (("keep", "KEEP PICTURE"), ("skip", "TAKE AGAIN")) if self.kind == "dominoes" else (
+                ("keep", "KEEP ROLL"), ("skip", "ROLL AGAIN"))
             return check_screen(self.check, title=f"{title} - CHECK", message=check_words(self.check),
-                                side=how_words(self.kind), targets=(("keep", "KEEP ROLL"), ("skip", "ROLL AGAIN")),
-                                frame_size=self._size())
+                                side=how_words(self.kind), targets=keep, frame_size=self._size())
         if self.phase == "teaching":
             return CheckScreen(title=f"TEACHING THE TABLE YOUR {heading}",
-                               message=f"Teaching from the rolls in {self.folder}... (a few seconds)", side=side,
+                               message=f"Teaching from the {rounds}s in {self.folder}... (a few seconds)", side=side,
                                frame_size=self._size())
         if self.phase == "done":
             return CheckScreen(title=f"THE TABLE KNOWS YOUR {heading}", message="Taught. Press a button to finish",
@@ -429,11 +492,11 @@ class TableTeaching:
         if self.camera_error:
             message = f"Camera lost: {self.camera_error}. Check its cable; it is tried again"
         elif self.phase == "waiting":
-            message = ("Roll the dice: the picture is taken when they stop" if self.taken and not self.moved else
+            message = (CHANGE[self.kind] if self.taken and not self.moved else
                        "Hands off the table: the picture is taken when it is still" if self.motion == "hand" else
                        f"Waiting for the {many} to stop...")
         else:
-            message = self.message or f"Roll the {many} on the table, then press NEXT"
+            message = self.message or f"{DO[self.kind]}, then press NEXT"
         targets = (("take", "TAKE PICTURE"), ("teach", "TEACH NOW")) if self.phase == "roll" else (("teach", "TEACH NOW"),)
         return CheckScreen(title=title, message=message, side=side, targets=targets,
                            next="take picture" if self.phase == "roll" else "", frame_size=self._size())
@@ -502,7 +565,7 @@ def teaching_at_table(kind: str, config_path: str | None = None, *, out: str | N
     from tabletop21.appliance import table_reader
     from tabletop21.devices import settings_calibration
     from tabletop21.settings import find_settings, load_config, set_taught
-    from tabletop21.taught import load_taught, save_taught, teach_folder
+    from tabletop21.taught import load_taught, pieces_taught, save_taught, teach_folder
     from vision.settle import SettleDetector
 
     settings_path, said = find_settings(config_path)
@@ -528,7 +591,7 @@ def teaching_at_table(kind: str, config_path: str | None = None, *, out: str | N
         taught_now = teach_folder(kind, folder)
         save_taught(taught_now, target)
         on = taught_now.taught_on
-        done = f"Taught from {on['photos']} photos ({on['dice']} {NAMES[kind][1]}) in {folder}, written to {target}."
+        done = f"Taught from {on['photos']} photos ({pieces_taught(taught_now)}) in {folder}, written to {target}."
         try:
             written = set_taught(settings_path, target)
         except TableError as err:  # the file is taught all the same: say how to name it
@@ -595,7 +658,8 @@ def run_at_table(opened: Opened, say: Callable[[str], None] = print) -> int:
     if teacher.done:
         say(teacher.done)
     else:
-        say(f"{teacher.kept} roll{'s' if teacher.kept != 1 else ''} kept in {teacher.folder}; nothing taught yet: "
+        say(f"{teacher.kept} {ROUNDS[teacher.kind]}{'s' if teacher.kept != 1 else ''} kept in {teacher.folder}; "
+            "nothing taught yet: "
             f"`tabletop21 teach {teacher.kind}` goes on, or `tabletop21 teach {teacher.kind} {teacher.folder}` "
             "teaches from them")
     return 0

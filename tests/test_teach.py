@@ -143,8 +143,8 @@ def test_bad_teaching_input_is_one_line_naming_the_file_and_teaches_nothing(tmp_
 def test_kinds_not_taught_yet_say_so_from_a_folder_and_at_the_table(capsys):
     assert main(["teach", "cards", "somewhere", "-o", "x.json"]) == 2
     assert "only dice, d10, dominoes can be taught today" in capsys.readouterr().err
-    assert main(["teach", "dominoes"]) == 2  # at the table (no DIR): refused before any device opens
-    assert "dominoes are taught from photos today, not at the table" in capsys.readouterr().err
+    assert main(["teach", "cards"]) == 2  # at the table (no DIR): refused before any device opens
+    assert "only dice, d10, dominoes can be taught today" in capsys.readouterr().err
 
 
 def test_without_teaching_the_learned_reader_is_unchanged(taught):

@@ -88,9 +88,9 @@ def read_dominoes_learned(frame_bgr: np.ndarray, calibration: Calibration | None
 
 
 def taught_reader(taught: Taught) -> Reader:
-    """The learned d6 or d10 reader with the owner's teaching (vision.teach), in place of
-    the shipped reader of `taught.kind` ("dice" or "d10"). It reads the whole frame (no
-    play area), as read_dice_learned."""
+    """The learned d6, d10 or domino reader with the owner's teaching (vision.teach), in
+    place of the shipped reader of `taught.kind` ("dice", "d10" or "dominoes"). It reads
+    the whole frame (no play area), as read_dice_learned."""
     from vision.teach import read_taught
 
     def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:

@@ -12,7 +12,6 @@ from tabletop21.taught import pieces_taught, save_taught, teach_folder
 from vision.teach import KINDS
 
 ALL_KINDS = ("dice", "d10", "dominoes", "cards")
-AT_THE_TABLE = ("dice", "d10")  # kinds the camera-and-buttons teaching knows (tabletop21.teaching)
 
 
 def register(subparsers) -> None:
@@ -20,14 +19,15 @@ def register(subparsers) -> None:
     parser.add_argument("kind", choices=ALL_KINDS, metavar="KIND", help=f"what to teach: {', '.join(ALL_KINDS)}")
     parser.add_argument("directory", nargs="?", metavar="DIR",
                         help="photos with a labels.json in the `eval` format (15-20 photos of your pieces); without "
-                             "it, teach at the table: roll, and confirm or correct each die on the screen")
+                             "it, teach at the table: roll (or lay out tiles), and confirm or correct each piece on "
+                             "the screen")
     parser.add_argument("-o", "--out", metavar="FILE",
                         help="the taught-reader file to write (default: the settings' [table] taught)")
     parser.add_argument("--config", default=None,
                         help="settings file (TOML); default $TABLETOP21_CONFIG, else ~/tabletop21/table.toml")
     parser.add_argument("--into", metavar="DIR",
-                        help="at the table: the teaching folder each roll kept goes into (default "
-                             "~/tabletop21/teach-dice, or teach-d10)")
+                        help="at the table: the teaching folder each roll (or picture of tiles) kept goes into "
+                             "(default ~/tabletop21/teach-dice, teach-d10 or teach-dominoes)")
     parser.add_argument("--fullscreen", action="store_true", help="at the table: fill the screen (kiosk mode)")
     parser.add_argument("--forget", metavar="FILE", help="remove this taught-reader file: the shipped reader reads again")
     parser.set_defaults(run=run)
@@ -50,17 +50,15 @@ def run(args) -> int:
     if args.kind not in KINDS:
         raise TableError(f"only {', '.join(KINDS)} can be taught today; {args.kind} is read by the shipped "
                          "reader alone")
-    if not args.directory and args.kind not in AT_THE_TABLE:
-        raise TableError(f"{args.kind} are taught from photos today, not at the table: lay them out face up, take "
-                         f"15-20 photos, label them and run `tabletop21 teach {args.kind} DIR -o FILE`")
     if not args.directory:
         from tabletop21.teaching import run_at_table, teaching_at_table
 
         with teaching_at_table(args.kind, args.config, out=args.out, into=args.into,
                                fullscreen=args.fullscreen) as opened:
+            rounds = "pictures" if args.kind == "dominoes" else "rolls"
             print(f"tabletop21: teaching the table your {args.kind} at the table: the screen says what to do; the "
-                  f"rolls kept go into {opened.teacher.folder}, the taught reader into {opened.out}. Esc (or "
-                  "Ctrl+C) stops; the rolls kept stay.")
+                  f"{rounds} kept go into {opened.teacher.folder}, the taught reader into {opened.out}. Esc (or "
+                  f"Ctrl+C) stops; the {rounds} kept stay.")
             return run_at_table(opened)
     if args.into:
         raise TableError("--into names the folder rolls kept at the table go into; to teach from a folder, give it "
