@@ -1,11 +1,12 @@
-"""Corrections of recorded dice reads, kept as teaching examples.
+"""Corrections of recorded reads (dice, d10s, domino tiles), kept as teaching examples.
 
-`tabletop21 replay SESSION --correct` goes through every settled dice read of a session
-and asks whether it was right. A roll the person confirms or corrects is saved in a
-teaching folder (a labels.json in the `eval` format with the frames in images/), so
-`tabletop21 teach dice FOLDER` learns from it next time: the frame the camera saw, and
-each die's box with the value the person gave. Teaching at the table and a correction
-from a round's results screen (tabletop21.teaching) keep theirs with `keep_example` too."""
+`tabletop21 replay SESSION --correct` goes through every settled read of dice, d10s or
+domino tiles in a session and asks whether it was right. A read the person confirms or
+corrects is saved in a teaching folder of its kind (a labels.json in the `eval` format
+with the frames in images/), so `tabletop21 teach KIND FOLDER` learns from it next
+time: the frame the camera saw, and each piece's box with the value the person gave.
+Teaching at the table and a correction from a round's results screen
+(tabletop21.teaching) keep theirs with `keep_example` too."""
 
 from __future__ import annotations
 
@@ -22,21 +23,38 @@ from table.errors import TableError
 from table.reads import Box, TableRead
 from tabletop21.recording import SessionReader
 
-TEACH_FOLDER = Path("~/tabletop21/teach-dice")  # where corrections go unless told
+# Where the examples of each kind are kept unless told (teaching at the table, a round
+# corrected on its results screen, and `replay --correct` alike).
+TEACH_FOLDERS = {"dice": Path("~/tabletop21/teach-dice"), "d10": Path("~/tabletop21/teach-d10"),
+                 "dominoes": Path("~/tabletop21/teach-dominoes")}
+TEACH_FOLDER = TEACH_FOLDERS["dice"]
+REFUSED = {"dice": "die", "d10": "d10", "dominoes": "domino"}  # each kind's Unreadable.kind
 
 
 @dataclass(frozen=True)
 class Roll:
-    """One settled read of dice, and the recorded frame it was read from."""
+    """One settled read of dice (d10s, domino tiles), and the recorded frame it was read
+    from."""
 
     number: int  # the roll's count in the session, from 1
     frame: str  # the frame's path in the session folder
     boxes: tuple[tuple[float, float, float, float], ...]
-    read: tuple[int | None, ...]  # each box's value as read; None: refused as unreadable
+    read: tuple[Value | None, ...]  # each box's value as read (a tile as (low, high)); None: refused
+    kind: str = "dice"
 
 
-def dice_rolls(session: SessionReader) -> Iterator[Roll]:
-    """The session's settled reads that hold dice, each with the last frame before it."""
+def _places(read: TableRead, kind: str) -> list[tuple[tuple[float, ...], Value | None]]:
+    places: list[tuple[tuple[float, ...], Value | None]]
+    if kind == "dominoes":
+        places = [(tile.box, (min(tile.halves), max(tile.halves))) for tile in read.dominoes]
+    else:
+        places = [(die.box, die.value) for die in (read.dice if kind == "dice" else read.d10)]
+    return places + [(u.box, None) for u in read.unreadable if u.kind == REFUSED[kind] and u.box is not None]
+
+
+def settled_rolls(session: SessionReader) -> Iterator[Roll]:
+    """The session's settled reads that hold dice, d10s or domino tiles (the first of
+    these kinds it holds), each with the last frame before it."""
     frame = None
     number = 0
     for event in session.events:
@@ -44,14 +62,17 @@ def dice_rolls(session: SessionReader) -> Iterator[Roll]:
             frame = event.data.get("path")
         elif event.kind == "input" and isinstance(event.data, SettledRead):
             read: TableRead = event.data.read
-            places: list[tuple[tuple[float, ...], int | None]] = [(die.box, die.value) for die in read.dice]
-            places += [(u.box, None) for u in read.unreadable if u.kind == "die" and u.box is not None]
+            places, kind = [], "dice"
+            for kind in REFUSED:
+                places = _places(read, kind)
+                if places:
+                    break
             if not places or not isinstance(frame, str):
                 continue
             places.sort(key=lambda place: (place[0][1], place[0][0]))
             number += 1
             yield Roll(number, frame, tuple((float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b, _ in places),
-                       tuple(value for _, value in places))
+                       tuple(value for _, value in places), kind)
 
 
 # What a piece shows: a die's value, or a domino tile's two halves (low, high).
@@ -167,8 +188,8 @@ def keep_example(folder: Path, name: str, write: Callable[[Path], object], boxes
 
 
 def save_example(folder: Path, session: SessionReader, roll: Roll, values: tuple[Value | None, ...]) -> str:
-    """The roll's frame and its dice, as the person said they were, added to the teaching
-    folder (`keep_example`)."""
+    """The roll's frame and its pieces, as the person said they were, added to the
+    teaching folder (`keep_example`)."""
     try:
         source = (session.folder / roll.frame).resolve()
         inside = session.folder.resolve() in source.parents and source.is_file()
@@ -177,29 +198,43 @@ def save_example(folder: Path, session: SessionReader, roll: Roll, values: tuple
     if not inside:
         raise TableError(f"{session.folder}: the frame {roll.frame} is not in the session")
     return keep_example(folder, f"{session.folder.name}-{Path(roll.frame).stem}.jpg",
-                        lambda path: shutil.copyfile(source, path), roll.boxes, values)
+                        lambda path: shutil.copyfile(source, path), roll.boxes, values, roll.kind)
 
 
-def correct(session: SessionReader, folder: Path, ask: Callable[[str], str], say: Callable[[str], None]) -> int:
-    """Asks about every roll of dice in the session; returns how many were saved."""
-    saved = 0
-    for roll in dice_rolls(session):
-        shown = " ".join("?" if v is None else str(v) for v in roll.read)
+def correct(session: SessionReader, folder_for: Callable[[str], Path], ask: Callable[[str], str],
+            say: Callable[[str], None]) -> dict[Path, tuple[str, int]]:
+    """Asks about every settled read of dice, d10s or tiles in the session; returns each
+    teaching folder written to, with its kind and how many reads were saved there
+    (`folder_for(kind)` names the folder of a kind)."""
+    saved: dict[Path, tuple[str, int]] = {}
+    for roll in settled_rolls(session):
+        one, many = NOUNS[roll.kind] if roll.kind == "dominoes" else ("die", "dice")
+        shown = " ".join("?" if v is None else value_text(v) for v in roll.read)
         where = ", ".join(f"({(b[0] + b[2]) / 2:.0f}, {(b[1] + b[3]) / 2:.0f})" for b in roll.boxes)
-        say(f"roll {roll.number} ({roll.frame}): read {shown}, dice at {where}")
+        say(f"{'picture' if roll.kind == 'dominoes' else 'roll'} {roll.number} ({roll.frame}): read {shown}, "
+            f"{many} at {where}")
+        typing = " (a tile as 3-5)" if roll.kind == "dominoes" else ""
         while True:
-            answer = ask("  Enter: right as read; or the dice's values in that order (x: no die), s: skip > ").strip()
+            answer = ask(f"  Enter: right as read; or the values of the {many} in that order{typing} (x: no "
+                         f"{one}), s: skip > ").strip()
             if answer.lower() == "s":
                 break
             try:
-                values = roll.read if not answer else parse_values(answer, len(roll.boxes))
+                values = roll.read if not answer else parse_values(answer, len(roll.boxes), roll.kind)
                 if None in values and not answer:
-                    raise TableError("a die was not read (?): type every die's value to keep this roll")
+                    raise TableError(f"a {one} was not read (?): type every {one}'s value to keep this "
+                                     f"{'picture' if roll.kind == 'dominoes' else 'roll'}")
+                given = [value for value in values if value is not None]
+                if roll.kind == "dominoes" and len(set(given)) < len(given):
+                    twice = next(value for value in given if given.count(value) > 1)
+                    raise TableError(f"two tiles are given {value_text(twice)}: a set has each tile once")
             except TableError as err:
                 say(f"  {err}")
                 continue
+            folder = folder_for(roll.kind)
             name = save_example(folder, session, roll, values)
-            saved += 1
+            kind, count = saved.get(folder, (roll.kind, 0))
+            saved[folder] = (kind, count + 1)
             say(f"  kept as {folder / 'images' / name}")
             break
     return saved

@@ -36,7 +36,7 @@ from hardware.frames import CameraLost, FrameSource
 from table.driver import CONFIRM, NEXT, SHAKE
 from table.errors import TableError
 from table.reads import Box, TableRead
-from tabletop21.corrections import DOUBLE_SIX, FACES, Value, keep_example, value_text
+from tabletop21.corrections import DOUBLE_SIX, FACES, TEACH_FOLDERS, Value, keep_example, value_text
 from tabletop21.rollcheck import NO_DIE, UNREAD, RollCheck
 from vision.image_io import NotAnImage
 
@@ -44,10 +44,8 @@ if TYPE_CHECKING:
     from display.live import Display
     from display.teach import CheckScreen
 
-# Where the examples of each kind are kept unless told (`replay --correct` keeps dice
-# in the same folder), and where a taught file is written when the settings name none.
-TEACH_FOLDERS = {"dice": Path("~/tabletop21/teach-dice"), "d10": Path("~/tabletop21/teach-d10"),
-                 "dominoes": Path("~/tabletop21/teach-dominoes")}
+# Where a taught file is written when the settings name none (the examples go into
+# tabletop21.corrections.TEACH_FOLDERS).
 TAUGHT_FILES = {"dice": Path("~/tabletop21/taught-dice.json"), "d10": Path("~/tabletop21/taught-d10.json"),
                 "dominoes": Path("~/tabletop21/taught-dominoes.json")}
 NAMES = {"dice": ("DICE", "dice", "die"), "d10": ("D10S", "d10s", "d10"),
@@ -86,11 +84,14 @@ class Controls(Protocol):
 
 
 def read_kind(read: TableRead) -> str | None:
-    """Which kind of die a read holds ("dice" or "d10"), read or refused; None: neither."""
+    """Which kind of piece a read holds that can be corrected and taught ("dice", "d10"
+    or "dominoes"), read or refused, in that order; None: none of them."""
     if read.dice or any(u.kind == "die" for u in read.unreadable):
         return "dice"
     if read.d10 or any(u.kind == "d10" for u in read.unreadable):
         return "d10"
+    if read.dominoes or any(u.kind == "domino" for u in read.unreadable):
+        return "dominoes"
     return None
 
 

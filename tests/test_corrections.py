@@ -8,7 +8,7 @@ import pytest
 
 from table.errors import TableError
 from tabletop21.cli import main
-from tabletop21.corrections import dice_rolls, parse_values
+from tabletop21.corrections import parse_values, settled_rolls
 from tabletop21.evaluate import load_labels
 from tabletop21.recording import SessionReader
 
@@ -16,7 +16,7 @@ SESSION = Path(__file__).resolve().parents[1] / "calibration_images" / "sessions
 
 
 def test_every_settled_roll_of_dice_is_offered_with_its_frame():
-    rolls = list(dice_rolls(SessionReader(SESSION)))
+    rolls = list(settled_rolls(SessionReader(SESSION)))
     assert len(rolls) >= 4 and [r.number for r in rolls] == list(range(1, len(rolls) + 1))
     assert all((SESSION / r.frame).is_file() and len(r.boxes) == len(r.read) >= 1 for r in rolls)
     assert rolls[0].read == (4,)
@@ -57,5 +57,5 @@ def test_a_stop_keeps_the_rolls_answered(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", ask)
     folder = tmp_path / "kept"
     assert main(["replay", str(SESSION), "--correct", "--into", str(folder)]) == 130
-    assert "the rolls answered so far are kept" in capsys.readouterr().out
+    assert f"the reads answered so far are kept in {folder}" in capsys.readouterr().out
     assert len(load_labels(folder)) == 1

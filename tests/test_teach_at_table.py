@@ -132,11 +132,13 @@ def test_a_value_no_die_shows_is_refused_in_one_line_and_changes_nothing(kind, b
         RollCheck(kind, ((0.0, 0.0, 9.0, 9.0),), (bad,), (faces[kind],))
 
 
-def test_only_dice_and_d10_rounds_are_corrected():
+def test_dice_d10_and_domino_rounds_are_corrected_and_cards_are_not():
     assert read_kind(TableRead(dice=(die(3, 0, 0),))) == "dice"
     assert read_kind(TableRead(unreadable=(Unreadable("d10", (5.0, 5.0), "glare"),))) == "d10"
     tile = Domino((3, 5), (50.0, 50.0), (20.0, 35.0, 80.0, 65.0), 0.0, 0.9)
-    assert read_kind(TableRead(dominoes=(tile,))) is None
+    assert read_kind(TableRead(dominoes=(tile,))) == "dominoes"
+    assert read_kind(TableRead(unreadable=(Unreadable("domino", (5.0, 5.0), "half hidden"),))) == "dominoes"
+    assert read_kind(TableRead(unreadable=(Unreadable("card", (5.0, 5.0), "glare"),))) is None
 
 
 # --- a die the table did not find, added ----------------------------------------------------------------------------

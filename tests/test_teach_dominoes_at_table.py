@@ -229,3 +229,39 @@ def test_the_check_screen_of_tiles_says_tiles(tmp_path):
     check = two_tiles_and_a_refusal()
     screen = check_screen(check, title="T", message="m", side="s", targets=(), frame_size=(400, 300))
     assert screen.labels == ("0-0", "2-5", "?") and screen.next == "next tile" and screen.unread == (False, False, True)
+
+
+def test_a_corrected_domino_round_is_kept_under_its_kind_for_the_next_teaching(tmp_path):
+    import numpy as np
+
+    from tabletop21.teaching import Correction, Corrections
+
+    check = two_tiles_and_a_refusal().set_value(2, (4, 4)).next().cycle()  # the 2-5 was not that: the next tile
+    corrections = Corrections({"dominoes": tmp_path / "teach-dominoes"})
+    correction = Correction(check, np.full((300, 400, 3), 120, np.uint8), 3)
+    screen = corrections.screen(correction)
+    assert screen.title == "ROUND 3 - CORRECT THE DOMINO TILES" and "SHAKE: the selected tile's next value" in screen.side
+    folder, name = corrections.keep(correction, check.confirm()[1])
+    assert folder == tmp_path / "teach-dominoes" and name.startswith("round3-")
+    (example,) = examples_from_folder("dominoes", folder)
+    assert [value for value, _ in example.dice] == [(0, 0), (2, 6), (4, 4)]
+
+
+def test_replay_correct_goes_through_a_domino_session_and_keeps_tiles_for_teach_dominoes(tmp_path, monkeypatch,
+                                                                                          capsys):
+    from tabletop21.cli import main
+
+    session = REPO / "calibration_images" / "sessions" / "domino21"
+    answers = iter(["", "9-9 2-5", "4-4 4-4", "4|4 5-2", "s"] + ["s"] * 50)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert main(["replay", str(session), "--correct"]) == 0
+    out = capsys.readouterr().out
+    folder = tmp_path / "home" / "tabletop21" / "teach-dominoes"
+    assert "picture 1 (" in out and "read 4-4, tiles at" in out
+    assert "'9-9' is no tile's value" in out
+    assert "two tiles are given 4-4: a set has each tile once" in out
+    assert f"2 pictures kept in {folder}: teach with `tabletop21 teach dominoes {folder} -o FILE`" in out
+    kept = load_labels(folder)
+    assert sorted(sorted(tuple(t["halves"]) for t in entry["dominoes"]) for entry in kept.values()) == \
+        [[(2, 5), (4, 4)], [(4, 4)]], "as read, then corrected"

@@ -22,10 +22,11 @@ def register(subparsers) -> None:
     replay.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
     replay.add_argument("--advisor", action="store_true", help="show each choice's expected value")
     replay.add_argument("--correct", action="store_true",
-                        help="go through every roll of dice read and say what it was: each roll kept teaches "
-                             "`tabletop21 teach dice` next time")
+                        help="go through every read of dice, d10s or domino tiles and say what it was: each one "
+                             "kept teaches `tabletop21 teach KIND` next time")
     replay.add_argument("--into", metavar="DIR", default=None,
-                        help="the teaching folder --correct keeps rolls in (default ~/tabletop21/teach-dice)")
+                        help="the teaching folder --correct keeps reads in (default ~/tabletop21/teach-dice, "
+                             "teach-d10 or teach-dominoes)")
     replay.set_defaults(run=run_replay)
     demo = subparsers.add_parser("demo", help="replay a bundled session (Dicey 21 unless a game is named) on the display")
     demo.add_argument("game", nargs="?", default="dicey21",
@@ -80,22 +81,23 @@ def run_demo(args) -> int:
 
 
 def _correct(session, args) -> int:
-    from tabletop21.corrections import TEACH_FOLDER, correct
+    from tabletop21.corrections import TEACH_FOLDERS, correct
 
-    folder = Path(args.into or TEACH_FOLDER).expanduser()
+    def folder_for(kind: str) -> Path:
+        return Path(args.into or TEACH_FOLDERS[kind]).expanduser()
+
     try:
-        saved = correct(session, folder, input, print)
+        saved = correct(session, folder_for, input, print)
     except (EOFError, KeyboardInterrupt):
         print()
-        saved = -1
-    if saved < 0:
-        print(f"stopped: the rolls answered so far are kept in {folder}")
+        print(f"stopped: the reads answered so far are kept in {args.into or 'their teaching folders'}")
         return 130
-    if saved:
-        print(f"{saved} roll{'s' if saved > 1 else ''} kept in {folder}: teach with "
-              f"`tabletop21 teach dice {folder} -o FILE`")
-    else:
-        print(f"{args.session}: no roll of dice kept")
+    for folder, (kind, count) in saved.items():
+        what = "picture" if kind == "dominoes" else "roll"
+        print(f"{count} {what}{'s' if count > 1 else ''} kept in {folder}: teach with "
+              f"`tabletop21 teach {kind} {folder} -o FILE`")
+    if not saved:
+        print(f"{args.session}: no roll of dice (or picture of tiles) kept")
     return 0
 
 
