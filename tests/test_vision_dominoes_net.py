@@ -189,3 +189,53 @@ def test_eval_scores_the_learned_reader_when_asked(tmp_path, capsys, monkeypatch
     assert calls and set(calls) == {(480, 640, 3)}  # it read the photo (eval may read it more than once)
     out = capsys.readouterr().out
     assert "dominoes: labelled 2, found 2" in out and "value right 2" in out
+
+
+def _read(halves, x, y, confidence=0.97, w=60.0, h=30.0):
+    return Domino(halves, (x, y), (x - w / 2, y - h / 2, x + w / 2, y + h / 2), 0.0, confidence)
+
+
+def _refusal(x, y, w=60.0, h=30.0):
+    return Unreadable("domino", (x, y), "cannot read this tile's pips for sure", (x - w / 2, y - h / 2, x + w / 2,
+                                                                                  y + h / 2))
+
+
+def test_two_looks_read_a_tile_once_and_refuse_one_they_read_differently():
+    first = ([_read((2, 5), 100, 100, 0.96), _read((1, 1), 300, 100)], [_refusal(500, 100)])
+    second = ([_read((5, 2), 102, 101, 0.99), _read((1, 2), 301, 99), _read((6, 6), 500, 102)], [])
+    reads, refusals = net.merge_looks(first, second)
+    assert [(d.halves, d.confidence) for d in reads] == [((5, 2), 0.99), ((6, 6), 0.97)], \
+        "the surer of two reads of one tile; a tile only the second look reads stands over the first's refusal"
+    assert len(refusals) == 1 and refusals[0].center == (300, 100) and "1-1, 1-2 in two looks" in refusals[0].reason
+
+
+def test_a_refusal_stays_where_no_look_read_a_tile_and_is_kept_once():
+    first = ([], [_refusal(100, 100)])
+    second = ([_read((3, 4), 400, 400)], [_refusal(102, 99), _refusal(250, 250)])
+    reads, refusals = net.merge_looks(first, second)
+    assert [d.halves for d in reads] == [(3, 4)]
+    assert [u.center for u in refusals] == [(100, 100), (250, 250)]
+
+
+def test_the_shipped_reader_takes_a_second_smaller_look_for_tiles_seen_close_up():
+    cfg = json.loads(net.CONFIG.read_text())
+    assert cfg["detector"]["looks"] == [1.0, 0.5]
+
+
+@pytest.mark.skipif(not (SHARED / "domino-photos").is_dir(),
+                    reason="../shared/data/domino-photos is not beside the repository")
+def test_tiles_seen_close_up_are_read_with_the_second_look_and_missed_without_it(tmp_path):
+    from tools.domino_net.evaluate import _tally, closeup_frames, score_frame
+
+    one = tmp_path / "domino_net.json"
+    cfg = json.loads(net.CONFIG.read_text())
+    cfg["detector"]["looks"] = [1.0]
+    for name in (cfg["detector"]["file"], cfg["face"]["file"]):
+        (tmp_path / name).symlink_to(net.CONFIG.parent / name)
+    one.write_text(json.dumps(cfg))
+    both, alone = _tally(), _tally()
+    for _, frame, labels in closeup_frames(SHARED, 1.5):
+        score_frame(net.read_dominoes_net(frame), labels, both)
+        score_frame(net.read_dominoes_net(frame, config=one), labels, alone)
+    assert both["labelled"] == alone["labelled"] > 60
+    assert both["right"] >= alone["right"] + 5 and both["wrong"] <= 1

@@ -103,6 +103,40 @@ def photo_frames(data: Path, scale: float):
             raise ValueError(f"scale 0.5, 1 or 2, not {scale}")
 
 
+CLOSEUPS = (1.5, 2.5, 4.0)  # the square round one tile, in tile lengths: a phone held close
+
+
+def closeup_frames(data: Path, lengths: float):
+    """(name, frame, labels) of close-ups cut from domino-photos: for every third labelled
+    tile of every second photo, a square `lengths` times the tile's longer side round
+    its middle (cut at the photo's edge), with that tile alone as the label, as a phone
+    held over one tile sees it. Crops under 64 px a side are left out."""
+    labels = json.loads((data / PHOTOS / "labels.json").read_text())
+    for name in sorted(labels)[::2]:
+        img = cv2.imread(str(data / PHOTOS / "images" / name), cv2.IMREAD_COLOR)
+        h, w = img.shape[:2]
+        for n, d in enumerate(labels[name]["dominoes"][::3]):
+            x0, y0, x1, y1 = map(float, d["box"])
+            side = lengths * max(x1 - x0, y1 - y0)
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            a, b = int(max(0, cx - side / 2)), int(max(0, cy - side / 2))
+            c, e = int(min(w, cx + side / 2)), int(min(h, cy + side / 2))
+            if c - a < 64 or e - b < 64:
+                continue
+            yield (f"{name}#{n}", np.ascontiguousarray(img[b:e, a:c]),
+                   [((x0 - a, y0 - b, x1 - a, y1 - b), tuple(d["halves"]))])
+
+
+def score_closeups(reader: Reader, data: Path) -> dict:
+    out = {}
+    for lengths in CLOSEUPS:
+        t = _tally()
+        for _, frame, labels in closeup_frames(data, lengths):
+            score_frame(reader(frame), labels, t)
+        out[f"{lengths:g}"] = t
+    return out
+
+
 def score_photos(reader: Reader, data: Path, scale: float = 1.0) -> dict:
     t = _tally()
     for _, frame, labels in photo_frames(data, scale):
@@ -165,7 +199,7 @@ def with_overrides(config: Path, sets: list[str]) -> Path:
     for s in sets:
         key, value = s.split("=", 1)
         section, name = key.split(".", 1)
-        cfg[section][name] = float(value)
+        cfg[section][name] = json.loads(value)  # a number, or a list: detector.looks=[1,0.5]
     fd, name = tempfile.mkstemp(prefix="domino_net.", suffix=".json", dir=config.parent)
     os.close(fd)
     Path(name).write_text(json.dumps(cfg))
@@ -186,7 +220,8 @@ def main(argv=None) -> dict:
     ap.add_argument("--config", type=Path, default=net.CONFIG)
     ap.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
                     help="change a threshold for this run, e.g. face.threshold=0.8")
-    ap.add_argument("--only", action="append", choices=("photos", "scales", "renders", "phantoms", "time"))
+    ap.add_argument("--only", action="append",
+                    choices=("photos", "scales", "closeups", "renders", "phantoms", "time"))
     ap.add_argument("--renders", type=int, default=60, help="render scenes per size band")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args(argv)
@@ -196,7 +231,7 @@ def main(argv=None) -> dict:
         def reader(frame: np.ndarray) -> TableRead:
             return net.read_dominoes_net(frame, config=config)
 
-        parts = a.only or ["photos", "scales", "renders", "phantoms", "time"]
+        parts = a.only or ["photos", "scales", "closeups", "renders", "phantoms", "time"]
         out: dict = {"config": str(a.config), "set": a.set}
         if "photos" in parts:
             out["photos"] = score_photos(reader, a.data)
@@ -205,6 +240,10 @@ def main(argv=None) -> dict:
             for s in (0.5, 2.0):
                 out[f"photos_{s:g}x"] = score_photos(reader, a.data, s)
                 print(_line(f"domino-photos {s:g}x", out[f"photos_{s:g}x"]), flush=True)
+        if "closeups" in parts:
+            out["closeups"] = score_closeups(reader, a.data)
+            for lengths, t in out["closeups"].items():
+                print(_line(f"domino-photos close-ups, {lengths} tile lengths", t), flush=True)
         tabs = all_tables(a.data, a.cache) if {"renders", "time"} & set(parts) else []
         if "renders" in parts:
             out["held_out_renders"] = score_renders(reader, tabs, a.renders)

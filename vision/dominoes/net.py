@@ -65,15 +65,16 @@ def _peaks(out: np.ndarray, kind: int, threshold: float, scale: float, stride: i
 
 
 def candidates(frame: np.ndarray, config: Path | str | None = None,
-               threshold: float | None = None) -> tuple[list[dict], list[dict]]:
+               threshold: float | None = None, look: float = 1.0) -> tuple[list[dict], list[dict]]:
     """The detector's halves and tiles in a checked BGR frame, at the config's detector
-    thresholds (or at `threshold` for both: a taught reader's)."""
+    thresholds (or at `threshold` for both: a taught reader's). `look` below 1 shows
+    the detector the frame that much smaller than its input (tiles seen close up)."""
     nets = dice_net.load_nets(config or CONFIG)
     cfg = nets.cfg
     det = cfg["detector"]
     stride = int(det["stride"])
     h, w = frame.shape[:2]
-    out, scale = dice_net.run_letterboxed(frame, nets)
+    out, scale = dice_net.run_letterboxed(frame, nets, look)
     most = int(det.get("max_tiles", 48))
     half_t = float(det["half_threshold"]) if threshold is None else threshold
     tile_t = float(det["tile_threshold"]) if threshold is None else threshold
@@ -231,19 +232,12 @@ def refuse_duplicates(reads: list[Domino], refusals: list[Unreadable]) -> tuple[
     return kept, refused
 
 
-def read_dominoes_net(frame_bgr: np.ndarray, calibration: Calibration | None = None,
-                      config: Path | str | None = None, judge: Judge | None = None,
-                      detector_threshold: float | None = None) -> TableRead:
-    """Read the face-up domino tiles in a BGR frame with the shipped networks (or those
-    of `config`, a domino_net.json with its ONNX files beside it). Fills `dominoes` and
-    `unreadable` (kind "domino"). With a calibration, only what lies in its play area is
-    reported, and a tile across its edge is refused. Anything but an H x W x 3 uint8
-    frame is a ValueError (vision.image_io.NotAnImage). A taught reader
-    (vision.teach_dominoes) gives its `judge` of each half and its detector threshold."""
-    frame = checked_frame(frame_bgr, calibration, min_side=32)
-    nets = dice_net.load_nets(config or CONFIG)
+def read_look(frame: np.ndarray, nets, config, judge: Judge | None, detector_threshold: float | None,
+              look: float) -> tuple[list[Domino], list[Unreadable]]:
+    """The reads and refusals of one look at the frame (`candidates`' `look`): halves and
+    tiles found, pairs classified, pairs taken, decided; duplicates not yet refused."""
     cfg = nets.cfg
-    halves, tiles = candidates(frame, config, detector_threshold)
+    halves, tiles = candidates(frame, config, detector_threshold, look)
     half = cfg["face"]
     not_half = float(half["not_half_threshold"])
     threshold = float(half["threshold"])
@@ -259,7 +253,64 @@ def read_dominoes_net(frame_bgr: np.ndarray, calibration: Calibration | None = N
     for _, a, b in paired:
         if a is not None and b is not None:
             a["judged"], b["judged"] = got[index[id(a)], index[id(b)]]
-    reads, refusals = decide(paired, threshold, float(cfg["detector"]["sure_tile"]), not_half)
+    return decide(paired, threshold, float(cfg["detector"]["sure_tile"]), not_half)
+
+
+def _meet(one: Domino | Unreadable, other: Domino | Unreadable) -> bool:
+    """Whether two finds are of one tile: either's middle inside the other's box."""
+    def inside(point, box) -> bool:
+        return box is not None and box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+    return inside(one.center, other.box) or inside(other.center, one.box)
+
+
+def merge_looks(first: tuple[list[Domino], list[Unreadable]],
+                second: tuple[list[Domino], list[Unreadable]]) -> tuple[list[Domino], list[Unreadable]]:
+    """Two looks' reads and refusals as one. A tile read in both is read once (the
+    surer read) when both read the same tile, and refused when they read different
+    ones; a tile one look reads and the other refuses or misses is read; a refusal is
+    kept only where no look read a tile."""
+    reads_a, refused_a = first
+    reads_b, refused_b = second
+    reads: list[Domino] = []
+    refusals: list[Unreadable] = []
+    taken_b: set[int] = set()
+    for a in reads_a:
+        alike = [k for k, b in enumerate(reads_b) if _meet(a, b)]
+        taken_b.update(alike)
+        others = [reads_b[k] for k in alike if tile_key(reads_b[k].halves) != tile_key(a.halves)]
+        if others:
+            names = ", ".join(f"{low}-{high}" for low, high in sorted({tile_key(d.halves) for d in (a, *others)}))
+            refusals.append(Unreadable("domino", a.center, f"this tile reads as {names} in two looks; move it into "
+                                       "clear view", a.box))
+            continue
+        same = [reads_b[k] for k in alike]
+        reads.append(max([a, *same], key=lambda d: d.confidence))
+    reads += [b for k, b in enumerate(reads_b) if k not in taken_b]
+    decided: list[Domino | Unreadable] = [*reads, *refusals]
+    for refusal in (*refused_a, *refused_b):
+        if not any(_meet(refusal, d) for d in decided):
+            refusals.append(refusal)
+            decided.append(refusal)
+    return reads, refusals
+
+
+def read_dominoes_net(frame_bgr: np.ndarray, calibration: Calibration | None = None,
+                      config: Path | str | None = None, judge: Judge | None = None,
+                      detector_threshold: float | None = None) -> TableRead:
+    """Read the face-up domino tiles in a BGR frame with the shipped networks (or those
+    of `config`, a domino_net.json with its ONNX files beside it). Fills `dominoes` and
+    `unreadable` (kind "domino"). With a calibration, only what lies in its play area is
+    reported, and a tile across its edge is refused. Anything but an H x W x 3 uint8
+    frame is a ValueError (vision.image_io.NotAnImage). A taught reader
+    (vision.teach_dominoes) gives its `judge` of each half and its detector threshold."""
+    frame = checked_frame(frame_bgr, calibration, min_side=32)
+    nets = dice_net.load_nets(config or CONFIG)
+    looks = [float(look) for look in nets.cfg["detector"].get("looks", [1.0])]
+    reads, refusals = read_look(frame, nets, config, judge, detector_threshold, looks[0])
+    for look in looks[1:]:
+        reads, refusals = merge_looks((reads, refusals),
+                                      read_look(frame, nets, config, judge, detector_threshold, look))
     kept, refusals = refuse_duplicates(reads, refusals)
     out_reads, out_refusals = boxes_in_play(calibration, kept, refusals, "domino", "the tile")
     return TableRead(dominoes=tuple(out_reads), unreadable=tuple(out_refusals))
