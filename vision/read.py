@@ -44,6 +44,16 @@ def read_d10(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> T
 
 
 def read_dominoes(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The hand-built and the learned domino readers, merged (vision.dominoes.both;
+    docs/vision-dominoes.md)."""
+    from vision.dominoes.both import read_dominoes_both
+
+    return read_dominoes_both(frame_bgr, calibration)
+
+
+def read_dominoes_hand_built(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The hand-built domino reader alone (vision.dominoes.reader), the default before
+    the merged one."""
     from vision.dominoes import read_dominoes
 
     return read_dominoes(frame_bgr, calibration)
@@ -102,7 +112,8 @@ def taught_reader(taught: Taught) -> Reader:
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
 # Readers to choose by name in place of a shipped one (`read --kinds`, `eval --dice-net`).
 OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned, "d10-net": read_d10_learned,
-                                    "dominoes-net": read_dominoes_learned, "cards-net": read_cards,
+                                    "dominoes-net": read_dominoes_learned, "dominoes-hand": read_dominoes_hand_built,
+                                    "cards-net": read_cards,
                                     "cards-hand": read_cards_hand_built}
 
 

@@ -36,7 +36,10 @@ def register(subparsers) -> None:
     parser.add_argument("--d10-net", action="store_true",
                         help="score the learned d10 reader (ONNX; docs/vision-cards-d10.md) in place of the shipped one")
     parser.add_argument("--dominoes-net", action="store_true",
-                        help="score the learned domino reader (ONNX; docs/vision-dominoes.md) in place of the shipped one")
+                        help="score the learned domino reader alone (ONNX; docs/vision-dominoes.md) in place of the "
+                             "default, which merges it with the hand-built one")
+    parser.add_argument("--dominoes-hand", action="store_true",
+                        help="score the hand-built domino reader alone (docs/vision-dominoes.md)")
     parser.add_argument("--cards-net", action="store_true",
                         help="the learned card reader (the default; kept so older commands still run)")
     parser.add_argument("--cards-hand", action="store_true",
@@ -98,6 +101,8 @@ def run(args) -> int:
         chosen["d10"] = OTHER_READERS["d10-net"]
     if args.dominoes_net and "dominoes" in chosen:
         chosen["dominoes"] = OTHER_READERS["dominoes-net"]
+    if args.dominoes_hand and "dominoes" in chosen:
+        chosen["dominoes"] = OTHER_READERS["dominoes-hand"]
     if args.cards_net and "cards" in chosen:
         chosen["cards"] = OTHER_READERS["cards-net"]
     if args.cards_hand and "cards" in chosen:

@@ -223,12 +223,23 @@ def main(argv=None) -> dict:
     ap.add_argument("--only", action="append",
                     choices=("photos", "scales", "closeups", "renders", "phantoms", "time"))
     ap.add_argument("--renders", type=int, default=60, help="render scenes per size band")
+    ap.add_argument("--reader", choices=("net", "both", "hand"), default="net",
+                    help="the learned reader alone (with --config), the default merged reader (vision.dominoes."
+                         "both), or the hand-built one")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     config = with_overrides(a.config, a.set)
     try:
         def reader(frame: np.ndarray) -> TableRead:
+            if a.reader == "both":
+                from vision.dominoes.both import read_dominoes_both
+
+                return read_dominoes_both(frame)
+            if a.reader == "hand":
+                from vision.dominoes import read_dominoes
+
+                return read_dominoes(frame, None)
             return net.read_dominoes_net(frame, config=config)
 
         parts = a.only or ["photos", "scales", "closeups", "renders", "phantoms", "time"]

@@ -36,6 +36,7 @@ from vision.calibration import Calibration, boxes_in_play, checked_frame
 from vision.dominoes.layout import tile_key
 
 CONFIG = dice_net.MODELS / "domino_net.json"
+NO_HALVES = "a tile is there but its two halves cannot be made out"  # a found tile no halves fit
 HALF, TILE = 0, 1  # heatmap channels; sizes of halves in 2-3, of tiles in 4-5
 # What is made of one classified half: (no half of a pair, pips, confidence, sure).
 Judged = tuple[bool, int, float, bool]
@@ -188,16 +189,19 @@ def judged(probs: np.ndarray, threshold: float, not_half: float) -> Judged:
 
 
 def decide(paired: list[tuple[dict, dict | None, dict | None]], threshold: float,
-           sure_tile: float, not_half: float = 0.5) -> tuple[list[Domino], list[Unreadable]]:
+           sure_tile: float, not_half: float = 0.5, sure_only: bool = False) -> tuple[list[Domino], list[Unreadable]]:
     """Reads and refusals from found tiles and their classified halves (each half's
     "probs", or "judged" where a taught head judged it). A pair the classifier takes for
-    no half at all (`not_half` or more on either) is dropped."""
+    no half at all (`not_half` or more on either) is dropped; with `sure_only`, so is
+    every pair at a found tile the detector puts under `sure_tile`."""
     reads, refusals = [], []
     for t, a, b in paired:
+        if sure_only and t["score"] < sure_tile:
+            continue
         if a is None or b is None:
             if t["score"] >= sure_tile:
-                refusals.append(Unreadable("domino", t["center"], "a tile is there but its two halves cannot be "
-                                           "made out; straighten it or move it into clear view", t["box"]))
+                refusals.append(Unreadable("domino", t["center"], f"{NO_HALVES}; straighten it or move it into "
+                                           "clear view", t["box"]))
             continue
         (gone_a, va, pa, sure_a), (gone_b, vb, pb, sure_b) = (
             h["judged"] if "judged" in h else judged(h["probs"], threshold, not_half) for h in (a, b))
@@ -233,7 +237,7 @@ def refuse_duplicates(reads: list[Domino], refusals: list[Unreadable]) -> tuple[
 
 
 def read_look(frame: np.ndarray, nets, config, judge: Judge | None, detector_threshold: float | None,
-              look: float) -> tuple[list[Domino], list[Unreadable]]:
+              look: float, sure_only: bool = False) -> tuple[list[Domino], list[Unreadable]]:
     """The reads and refusals of one look at the frame (`candidates`' `look`): halves and
     tiles found, pairs classified, pairs taken, decided; duplicates not yet refused."""
     cfg = nets.cfg
@@ -253,7 +257,7 @@ def read_look(frame: np.ndarray, nets, config, judge: Judge | None, detector_thr
     for _, a, b in paired:
         if a is not None and b is not None:
             a["judged"], b["judged"] = got[index[id(a)], index[id(b)]]
-    return decide(paired, threshold, float(cfg["detector"]["sure_tile"]), not_half)
+    return decide(paired, threshold, float(cfg["detector"]["sure_tile"]), not_half, sure_only)
 
 
 def _meet(one: Domino | Unreadable, other: Domino | Unreadable) -> bool:
@@ -264,12 +268,13 @@ def _meet(one: Domino | Unreadable, other: Domino | Unreadable) -> bool:
     return inside(one.center, other.box) or inside(other.center, one.box)
 
 
-def merge_looks(first: tuple[list[Domino], list[Unreadable]],
-                second: tuple[list[Domino], list[Unreadable]]) -> tuple[list[Domino], list[Unreadable]]:
-    """Two looks' reads and refusals as one. A tile read in both is read once (the
-    surer read) when both read the same tile, and refused when they read different
-    ones; a tile one look reads and the other refuses or misses is read; a refusal is
-    kept only where no look read a tile."""
+def merge_looks(first: tuple[list[Domino], list[Unreadable]], second: tuple[list[Domino], list[Unreadable]],
+                keep: str = "surer") -> tuple[list[Domino], list[Unreadable]]:
+    """Two looks' (or readers') reads and refusals as one. A tile read in both is read
+    once when both read the same tile (the surer read), and refused when they read
+    different ones; a tile one reads and the other refuses or misses is read; a refusal
+    is kept only where no look read a tile. With `keep` "first" the first one's read
+    stands whenever both read a tile, alike or not (the first is the one trusted)."""
     reads_a, refused_a = first
     reads_b, refused_b = second
     reads: list[Domino] = []
@@ -279,13 +284,13 @@ def merge_looks(first: tuple[list[Domino], list[Unreadable]],
         alike = [k for k, b in enumerate(reads_b) if _meet(a, b)]
         taken_b.update(alike)
         others = [reads_b[k] for k in alike if tile_key(reads_b[k].halves) != tile_key(a.halves)]
-        if others:
+        if others and keep != "first":
             names = ", ".join(f"{low}-{high}" for low, high in sorted({tile_key(d.halves) for d in (a, *others)}))
             refusals.append(Unreadable("domino", a.center, f"this tile reads as {names} in two looks; move it into "
                                        "clear view", a.box))
             continue
         same = [reads_b[k] for k in alike]
-        reads.append(max([a, *same], key=lambda d: d.confidence))
+        reads.append(a if keep == "first" else max([a, *same], key=lambda d: d.confidence))
     reads += [b for k, b in enumerate(reads_b) if k not in taken_b]
     decided: list[Domino | Unreadable] = [*reads, *refusals]
     for refusal in (*refused_a, *refused_b):
@@ -297,20 +302,22 @@ def merge_looks(first: tuple[list[Domino], list[Unreadable]],
 
 def read_dominoes_net(frame_bgr: np.ndarray, calibration: Calibration | None = None,
                       config: Path | str | None = None, judge: Judge | None = None,
-                      detector_threshold: float | None = None) -> TableRead:
+                      detector_threshold: float | None = None, sure_tiles: bool = False) -> TableRead:
     """Read the face-up domino tiles in a BGR frame with the shipped networks (or those
     of `config`, a domino_net.json with its ONNX files beside it). Fills `dominoes` and
     `unreadable` (kind "domino"). With a calibration, only what lies in its play area is
     reported, and a tile across its edge is refused. Anything but an H x W x 3 uint8
     frame is a ValueError (vision.image_io.NotAnImage). A taught reader
-    (vision.teach_dominoes) gives its `judge` of each half and its detector threshold."""
+    (vision.teach_dominoes) gives its `judge` of each half and its detector threshold.
+    With `sure_tiles`, only tiles the detector is `sure_tile` sure of are read or
+    refused (the default merged reader, vision.dominoes.both)."""
     frame = checked_frame(frame_bgr, calibration, min_side=32)
     nets = dice_net.load_nets(config or CONFIG)
     looks = [float(look) for look in nets.cfg["detector"].get("looks", [1.0])]
-    reads, refusals = read_look(frame, nets, config, judge, detector_threshold, looks[0])
+    reads, refusals = read_look(frame, nets, config, judge, detector_threshold, looks[0], sure_tiles)
     for look in looks[1:]:
         reads, refusals = merge_looks((reads, refusals),
-                                      read_look(frame, nets, config, judge, detector_threshold, look))
+                                      read_look(frame, nets, config, judge, detector_threshold, look, sure_tiles))
     kept, refusals = refuse_duplicates(reads, refusals)
     out_reads, out_refusals = boxes_in_play(calibration, kept, refusals, "domino", "the tile")
     return TableRead(dominoes=tuple(out_reads), unreadable=tuple(out_refusals))
