@@ -130,3 +130,20 @@ def test_half_crops_carry_pip_classes_and_no_half_crops():
         ys += y
     assert all(c.shape == (train_half.INPUT, train_half.INPUT, 3) for c in xs)
     assert 0 in ys and any(y > 0 for y in ys) and max(ys) < train_half.CLASSES
+
+
+def test_the_8_bit_ranges_come_from_both_looks_and_the_pair_crops_of_each():
+    import json
+    from pathlib import Path
+
+    from tools.domino_net.quantize import calibration_inputs
+    from vision.dominoes import net
+    from vision.image_io import load_bgr
+
+    fixtures = Path(__file__).resolve().parents[1] / "calibration_images" / "dominoes" / "images"
+    frames = [load_bgr(path) for path in sorted(fixtures.glob("scatter_*.jpg"))[:2]]
+    det_in, face_in = calibration_inputs(net.CONFIG, frames)
+    looks = json.loads(net.CONFIG.read_text())["detector"]["looks"]
+    assert len(det_in) == len(frames) * len(looks) == 4
+    assert det_in[0].shape == (1, 3, 320, 320) and det_in[1].shape[2] < 320, "the second look is the smaller one"
+    assert face_in and all(batch.ndim == 4 and batch.shape[1:] == (3, 40, 40) for batch in face_in)
