@@ -100,12 +100,20 @@ def read_dominoes_learned(frame_bgr: np.ndarray, calibration: Calibration | None
 def taught_reader(taught: Taught) -> Reader:
     """The learned d6, d10 or domino reader with the owner's teaching (vision.teach), in
     place of the shipped reader of `taught.kind` ("dice", "d10" or "dominoes"). It reads
-    the whole frame (no play area), as read_dice_learned."""
+    the whole frame (no play area), as read_dice_learned. A taught domino reader is
+    merged with the hand-built one as the shipped learned one is (vision.dominoes.both)."""
     from vision.teach import read_taught
 
     def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
         return read_taught(frame_bgr, taught)
 
+    if taught.kind == "dominoes":  # merged with the hand-built reader, as the shipped one is (vision.dominoes.both)
+        from vision.dominoes.both import read_dominoes_both
+
+        def merged(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+            return read_dominoes_both(frame_bgr, calibration, read)
+
+        return merged
     return read
 
 

@@ -28,6 +28,7 @@ refuses it; at a table of tiles only it stands."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -39,13 +40,17 @@ from vision.dominoes.reader import read_dominoes
 LEARNED_MIN_SIDE = 32  # px: the learned reader's smallest frame; the hand-built reader takes 16
 
 
-def read_dominoes_both(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+def read_dominoes_both(frame_bgr: np.ndarray, calibration: Calibration | None = None,
+                       learned_reader: Callable[[np.ndarray, Calibration | None], TableRead] | None = None) -> TableRead:
     """Both domino readers' finds in one TableRead (`dominoes`, `face_down`, `unreadable`);
-    bad input is refused as either reader refuses it (vision.image_io.NotAnImage)."""
+    bad input is refused as either reader refuses it (vision.image_io.NotAnImage).
+    `learned_reader` reads in place of the shipped learned reader (a taught one, which
+    reads at the thresholds its teaching chose)."""
     hand = read_dominoes(frame_bgr, calibration)
     if min(frame_bgr.shape[:2]) < LEARNED_MIN_SIDE:  # a frame too small for the learned reader: the hand-built one's
         return hand
-    learned = net.read_dominoes_net(frame_bgr, calibration, sure_tiles=True)
+    learned = (net.read_dominoes_net(frame_bgr, calibration, sure_tiles=True) if learned_reader is None else
+               learned_reader(frame_bgr, calibration))
     doubts = [u for u in learned.unreadable if not u.reason.startswith(net.NO_HALVES)]
     reads, refusals = net.merge_looks((list(hand.dominoes), list(hand.unreadable)), (list(learned.dominoes), doubts),
                                       keep="first")
