@@ -16,18 +16,13 @@ import os
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import argparse
-import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from tools.card_net import compose, faces
 from tools.card_net.evaluate import HEIGHTS
-from tools.dice_net.data import DEFAULT_DATA
-from tools.dice_net.quantize import QUANTIZED_OPS, quantize_file
-from tools.domino_net.compose import DEFAULT_CACHE, all_tables
+from tools.dice_net.quantize import composite_setup, quantize_pair
 
 
 def calibration_inputs(config: Path, frames: list[np.ndarray]) -> tuple[list, list]:
@@ -46,39 +41,18 @@ def calibration_inputs(config: Path, frames: list[np.ndarray]) -> tuple[list, li
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--config", type=Path, help="a card_net.json (default: the shipped one)")
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--scenes", type=int, default=96, help="composites that set the ranges")
-    ap.add_argument("--seed", type=int, default=9000)
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    a = ap.parse_args(argv)
-    cv2.setNumThreads(1)
-    from vision import dice_net
     from vision.cards.net import CONFIG
 
-    config = a.config or CONFIG
+    a, config, tabs, rng = composite_setup(argv, CONFIG)
     train, _ = faces.split(faces.all_faces(np.random.default_rng(0)))
-    tabs = all_tables(a.data, a.cache)
-    rng = np.random.default_rng(a.seed)
     heights = list(HEIGHTS.values())
     frames = []
     for i in range(a.scenes):
         long_range, size = heights[i % len(heights)]
         frames.append(compose.scene(rng, size, tabs, train, long_range=long_range, frame_side=size)[0])
     det_in, face_in = calibration_inputs(config, frames)
-    nets = dice_net.load_nets(config)
-    cfg = json.loads(Path(config).read_text())
-    a.out.mkdir(parents=True, exist_ok=True)
-    quantize_file(nets.base / cfg["detector"]["file"], a.out / cfg["detector"]["file"], nets.det_in, det_in,
-                  keep_outputs=True)
-    quantize_file(nets.base / cfg["face"]["file"], a.out / cfg["face"]["file"], nets.face_in, face_in,
-                  keep_outputs=True)
-    cfg.setdefault("trained", {})["quantized"] = (
-        f"tools/card_net/quantize.py: 8-bit QDQ, weights per channel, {', '.join(QUANTIZED_OPS)}, the output "
-        f"nodes in floats; ranges from {a.scenes} composites of the training designs (seed {a.seed})")
-    (a.out / Path(config).name).write_text(json.dumps(cfg, indent=1) + "\n")
+    quantize_pair(config, a.out, det_in, face_in, f"{a.scenes} composites of the training designs (seed {a.seed})",
+                  "tools/card_net/quantize.py")
     print(f"{a.out}: {len(det_in)} frames, {sum(len(f) for f in face_in)} crops set the ranges")
 
 

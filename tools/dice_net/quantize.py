@@ -87,6 +87,44 @@ def quantize_file(src: Path, dst: Path, input_name: str, inputs: list[np.ndarray
                         nodes_to_exclude=output_nodes(pre) if keep_outputs else None)
 
 
+def quantize_pair(config: Path, out: Path, det_in: list[np.ndarray], face_in: list[np.ndarray], ranges: str,
+                  tool: str) -> None:
+    """8-bit copies of a reader's detector and classifier (as named in `config`) in
+    `out`, the nodes writing their outputs kept in floats, with the config beside them
+    saying how they were made (`tool`, and the `ranges` they were set from)."""
+    from vision import dice_net
+
+    nets = dice_net.load_nets(config)
+    cfg = json.loads(Path(config).read_text())
+    out.mkdir(parents=True, exist_ok=True)
+    for part, name, inputs in (("detector", nets.det_in, det_in), ("face", nets.face_in, face_in)):
+        quantize_file(nets.base / cfg[part]["file"], out / cfg[part]["file"], name, inputs, keep_outputs=True)
+    cfg.setdefault("trained", {})["quantized"] = (
+        f"{tool}: 8-bit QDQ, weights per channel, {', '.join(QUANTIZED_OPS)}, the output nodes in floats; ranges "
+        f"from {ranges}")
+    (out / Path(config).name).write_text(json.dumps(cfg, indent=1) + "\n")
+
+
+def composite_setup(argv, default_config: Path, scenes: int = 96, seed: int = 9000):
+    """The command line of the tools that set 8-bit ranges from composites on the real
+    tables (--config, --out, --scenes, --seed, --data, --cache), parsed: the arguments,
+    the config to copy, the tables and the rng the composites are drawn with."""
+    import cv2
+
+    from tools.domino_net.compose import DEFAULT_CACHE, all_tables
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--config", type=Path, help="the reader's config (default: the shipped one)")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--scenes", type=int, default=scenes, help="composites that set the ranges")
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    a = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    return a, a.config or default_config, all_tables(a.data, a.cache), np.random.default_rng(a.seed)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)

@@ -16,16 +16,12 @@ import os
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import argparse
-import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from tools.dice_net.data import DEFAULT_DATA
-from tools.dice_net.quantize import QUANTIZED_OPS, quantize_file
-from tools.domino_net.compose import DEFAULT_CACHE, all_tables, scene
+from tools.dice_net.quantize import composite_setup, quantize_pair
+from tools.domino_net.compose import scene
 from tools.domino_net.evaluate import SIZE_BANDS
 
 
@@ -49,35 +45,14 @@ def calibration_inputs(config: Path, frames: list[np.ndarray]) -> tuple[list, li
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--config", type=Path, help="a domino_net.json (default: the shipped one)")
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--scenes", type=int, default=96, help="composites that set the ranges")
-    ap.add_argument("--seed", type=int, default=9000)
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    a = ap.parse_args(argv)
-    cv2.setNumThreads(1)
-    from vision import dice_net
     from vision.dominoes.net import CONFIG
 
-    config = a.config or CONFIG
-    tabs = all_tables(a.data, a.cache)
-    rng = np.random.default_rng(a.seed)
+    a, config, tabs, rng = composite_setup(argv, CONFIG)
     frames = [scene(rng, 320, tabs, held=False, short_range=SIZE_BANDS[i % len(SIZE_BANDS)])[0]
               for i in range(a.scenes)]
     det_in, face_in = calibration_inputs(config, frames)
-    nets = dice_net.load_nets(config)
-    cfg = json.loads(Path(config).read_text())
-    a.out.mkdir(parents=True, exist_ok=True)
-    quantize_file(nets.base / cfg["detector"]["file"], a.out / cfg["detector"]["file"], nets.det_in, det_in,
-                  keep_outputs=True)
-    quantize_file(nets.base / cfg["face"]["file"], a.out / cfg["face"]["file"], nets.face_in, face_in,
-                  keep_outputs=True)
-    cfg.setdefault("trained", {})["quantized"] = (
-        f"tools/domino_net/quantize.py: 8-bit QDQ, weights per channel, {', '.join(QUANTIZED_OPS)}, the output "
-        f"nodes in floats; ranges from {a.scenes} composites of the training looks (seed {a.seed})")
-    (a.out / Path(config).name).write_text(json.dumps(cfg, indent=1) + "\n")
+    quantize_pair(config, a.out, det_in, face_in, f"{a.scenes} composites of the training looks (seed {a.seed})",
+                  "tools/domino_net/quantize.py")
     print(f"{a.out}: {len(det_in)} detector inputs, {sum(len(f) for f in face_in)} crops set the ranges")
 
 
