@@ -59,3 +59,29 @@ def test_a_stop_keeps_the_rolls_answered(tmp_path, monkeypatch, capsys):
     assert main(["replay", str(SESSION), "--correct", "--into", str(folder)]) == 130
     assert f"the reads answered so far are kept in {folder}" in capsys.readouterr().out
     assert len(load_labels(folder)) == 1
+
+
+def test_a_session_of_d10s_is_gone_through_and_kept_for_teach_d10(tmp_path, monkeypatch, capsys):
+    import numpy as np
+
+    from hardware.frames import Frame
+    from table.driver import SettledRead
+    from table.reads import D10, TableRead, Unreadable
+    from tabletop21.recording import Manifest, SessionWriter
+
+    folder = tmp_path / "night"
+    read = TableRead(d10=(D10(7, (20.0, 20.0), (10.0, 10.0, 30.0, 30.0), 0.9),),
+                     unreadable=(Unreadable("d10", (60.0, 20.0), "glare", (50.0, 10.0, 70.0, 30.0)),))
+    with SessionWriter(folder, Manifest("blackjack-dice", ("Ann",))) as writer:
+        writer.save_frame(Frame(np.full((48, 96, 3), 120, np.uint8), 1, 0.1))
+        writer.log("input", SettledRead(read))
+    (roll,) = settled_rolls(SessionReader(folder))
+    assert roll.kind == "d10" and roll.read == (7, None)
+    answers = iter(["", "7 0"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    into = tmp_path / "teach"
+    assert main(["replay", str(folder), "--correct", "--into", str(into)]) == 0
+    out = capsys.readouterr().out
+    assert "a die was not read (?)" in out and f"1 roll kept in {into}: teach with `tabletop21 teach d10" in out
+    (entry,) = load_labels(into).values()
+    assert entry == {"d10": [{"value": 7, "box": [10.0, 10.0, 30.0, 30.0]}, {"value": 0, "box": [50.0, 10.0, 70.0, 30.0]}]}
