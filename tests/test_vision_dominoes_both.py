@@ -99,11 +99,12 @@ def test_eval_scores_each_reader_when_asked(tmp_path, capsys, monkeypatch):
 
 def test_a_taught_domino_reader_is_merged_with_the_hand_built_one_too(monkeypatch):
     from vision import read as read_module
-    from vision import teach
+    from vision import teach_dominoes
 
     taught = type("Taught", (), {"kind": "dominoes"})()
     learned = TableRead(dominoes=(tile((0, 5), 300, 101),))
-    monkeypatch.setattr(teach, "read_taught", lambda frame, t: learned if t is taught else None)
+    monkeypatch.setattr(teach_dominoes, "read_taught_dominoes",
+                        lambda frame, t, sure_tiles: learned if t is taught and sure_tiles else None)
     monkeypatch.setattr(both, "read_dominoes", lambda frame, calibration: TableRead(dominoes=(tile((3, 1), 100, 100),)))
     read = read_module.taught_reader(taught)(np.zeros((64, 64, 3), np.uint8))
     assert [d.halves for d in read.dominoes] == [(3, 1), (0, 5)]

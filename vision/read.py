@@ -109,9 +109,13 @@ def taught_reader(taught: Taught) -> Reader:
 
     if taught.kind == "dominoes":  # merged with the hand-built reader, as the shipped one is (vision.dominoes.both)
         from vision.dominoes.both import read_dominoes_both
+        from vision.teach_dominoes import read_taught_dominoes
+
+        def sure(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+            return read_taught_dominoes(frame_bgr, taught, sure_tiles=True)
 
         def merged(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
-            return read_dominoes_both(frame_bgr, calibration, read)
+            return read_dominoes_both(frame_bgr, calibration, sure)
 
         return merged
     return read

@@ -269,10 +269,13 @@ def judge_for(taught: Taught, nets) -> net.Judge:
     return judge
 
 
-def read_taught_dominoes(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> TableRead:
+def read_taught_dominoes(frame_bgr: np.ndarray, taught: Taught, config_path=None,
+                         sure_tiles: bool = False) -> TableRead:
     """Read the tiles a taught domino reader was taught, as vision.dominoes.net reads them
-    (the set check and refusals included), with the taught head on each half."""
+    (the set check and refusals included), with the taught head on each half; with
+    `sure_tiles`, only at tiles the detector is sure of (as the merged reader at the
+    table takes the learned reader's reads, vision.dominoes.both)."""
     config_path = _config(config_path)
     nets = dice_net.load_nets(config_path)
     return net.read_dominoes_net(frame_bgr, None, config_path, judge=judge_for(taught, nets),
-                                 detector_threshold=taught.detector_threshold)
+                                 detector_threshold=taught.detector_threshold, sure_tiles=sure_tiles)

@@ -1,5 +1,6 @@
 """Teach the learned domino reader from photos of one set, then score the set's other
-photos with and without teaching.
+photos with and without teaching: the learned reader alone, and as the table reads
+(merged with the hand-built reader, vision.dominoes.both).
 
     python -m tools.domino_net.teach_bench                 # every 3rd photo of domino-photos taught
     python -m tools.domino_net.teach_bench --offset 1      # another 20
@@ -27,6 +28,7 @@ import cv2
 from tools.dice_net.data import DEFAULT_DATA
 from tools.domino_net.evaluate import PHOTOS, _line, _tally, score_frame
 from vision.dominoes import net
+from vision.read import READERS, taught_reader
 from vision.teach import Example, read_taught
 from vision.teach_dominoes import teach_dominoes
 
@@ -56,7 +58,10 @@ def main(argv=None) -> dict:
           f"{taught.taught_on['tiles_found']} found) in {took:.1f} s of CPU: detector {taught.detector_threshold}, "
           f"head {taught.head_threshold}, shipped kept where unsure: {taught.keep_shipped}")
     out = {}
-    for name, reader in (("shipped", net.read_dominoes_net), ("taught", lambda f: read_taught(f, taught))):
+    at_table = taught_reader(taught)  # merged with the hand-built reader, as `run` reads with a taught file
+    for name, reader in (("shipped", net.read_dominoes_net), ("taught", lambda f: read_taught(f, taught)),
+                         ("at the table, shipped", READERS["dominoes"]),
+                         ("at the table, taught", at_table)):
         t = _tally()
         for ex in scored:
             score_frame(reader(ex.frame), [(box, halves) for halves, box in ex.dice], t)
