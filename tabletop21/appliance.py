@@ -65,7 +65,7 @@ def table_reader(kinds: tuple[str, ...], calibration=None, taught=None,
                  learned: tuple[str, ...] = ()) -> Callable[[np.ndarray], TableRead]:
     """The readers of these kinds on one calibration; the kinds in `learned` read by
     their learned reader ("<kind>-net"); with a taught reader (vision.teach), that one
-    reads its kind (dice or d10)."""
+    reads its kind (dice, d10 or dominoes)."""
     from vision.read import OTHER_READERS, READERS, read_table, taught_reader
 
     chosen = {kind: OTHER_READERS[f"{kind}-net"] if kind in learned else READERS[kind] for kind in kinds}
