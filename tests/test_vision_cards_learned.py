@@ -82,3 +82,29 @@ def test_a_grey_frame_is_refused_over_the_whole_view():
 def test_bad_frames_are_a_plain_error(bad):
     with pytest.raises((NotAnImage, ValueError)):
         learned.read_cards_learned(bad)
+
+
+def test_small_indices_in_a_big_frame_are_found_again_at_its_own_resolution(monkeypatch):
+    from vision import dice_net
+    from vision.cards import net
+
+    det = {"input": 448, "max_input": 896}
+    assert net.working_enlarge((640, 640, 3), det) == 1.0, "a 640 frame has too few pixels more to show"
+    assert net.working_enlarge((720, 1280, 3), det) == 2.0 and net.working_enlarge((700, 700, 3), det) == 700 / 448
+    assert net.working_enlarge((4000, 3000, 3), {"input": 448}) == 1.0, "no max_input: one look"
+    looks = []
+
+    def finds(height):
+        def detect_at(frame, nets, threshold, enlarge):
+            looks.append(enlarge)
+            return [{"centre": (10.0, 10.0), "height": height if enlarge == 1.0 else 2 * height, "down": (0.0, 1.0),
+                     "score": 0.9}]
+        return detect_at
+
+    nets = dice_net.load_nets(net.CONFIG)
+    frame = np.zeros((1792, 1792, 3), np.uint8)  # 4x the input: an index of h px is h / 4 at the input
+    monkeypatch.setattr(net, "_detect_at", finds(4 * 8.0))
+    assert net.detect(frame, nets, 0.3)[0]["height"] == 64.0 and looks == [1.0, 2.0], "small: the closer look's"
+    looks.clear()
+    monkeypatch.setattr(net, "_detect_at", finds(4 * 20.0))
+    assert net.detect(frame, nets, 0.3)[0]["height"] == 80.0 and looks == [1.0], "big enough: one look"

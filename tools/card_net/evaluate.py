@@ -28,6 +28,8 @@ from tools.domino_net.compose import DEFAULT_CACHE, all_tables
 # classifier cuts its crops from the sharper picture).
 HEIGHTS = {"0.5x": ((40.0, 60.0), 448), "0.5x@896": ((80.0, 120.0), 896), "1x": ((85.0, 115.0), 448),
            "1x@896": ((170.0, 230.0), 896), "2x": ((170.0, 230.0), 448), "3x": ((250.0, 300.0), 448)}
+# Big cards in a big frame (a phone held close): only when named with --heights.
+CLOSE_HEIGHTS = {"2x@896": ((340.0, 460.0), 896), "3x@896": ((500.0, 600.0), 896)}
 
 
 def _inside(quad: np.ndarray, p, grow: float = 1.15) -> bool:
@@ -116,7 +118,7 @@ def main(argv=None) -> dict:
     results = {}
     heights = a.heights.split(",") if a.heights else list(HEIGHTS)
     for name in heights:
-        long_range, size = HEIGHTS[name]
+        long_range, size = {**HEIGHTS, **CLOSE_HEIGHTS}[name]
         rng = np.random.default_rng(a.seed)
         totals: dict[str, int] = {}
         for _ in range(a.scenes):

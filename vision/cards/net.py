@@ -60,13 +60,46 @@ def _middle(centre, down, height: float, geometry: dict) -> np.ndarray:
                                              + _right(d) * geometry["centre_right"]) * height
 
 
+SECOND_LOOK = 1.5  # a frame this many times the detector's input or more may be looked at again
+# px at the detector's input: indices this small (a camera high over the table: at the
+# 0.5x camera height of tools/card_net/evaluate they are 7-10, at 1x 12-16) are found
+# again in the frame at its own resolution, where they are up to twice the size.
+SMALL_INDEX = 12.0
+
+
+def working_enlarge(frame_shape: tuple[int, ...], det: dict) -> float:
+    """How much bigger than its `input` square the detector's second look sees the
+    frame: a frame SECOND_LOOK times `input` or longer at its own resolution up to
+    `max_input` pixels; 1: no second look (a frame about the input's size has no more
+    pixels to show)."""
+    size = int(det["input"])
+    enlarge = min(int(det.get("max_input", size)), max(frame_shape[:2])) / size
+    return enlarge if max(frame_shape[:2]) >= SECOND_LOOK * size and enlarge > 1.0 else 1.0
+
+
 def detect(frame: np.ndarray, nets, threshold: float) -> list[dict]:
     """The detector's indices in a checked frame at `threshold` or more: centre, height,
-    down and score, in frame pixels."""
+    down and score, in frame pixels. Where the frame has the pixels for it
+    (`working_enlarge`) and the indices found are small (median under SMALL_INDEX at the
+    detector's input) or none are, they are found again in the frame seen at that size,
+    and those finds are taken instead."""
+    det = nets.cfg["detector"]
+    found = _detect_at(frame, nets, threshold, 1.0)
+    enlarge = working_enlarge(frame.shape, det)
+    if enlarge == 1.0:
+        return found
+    to_input = int(det["input"]) / max(frame.shape[:2])
+    if found and float(np.median([f["height"] for f in found])) * to_input >= SMALL_INDEX:
+        return found
+    closer = _detect_at(frame, nets, threshold, enlarge)
+    return closer or found
+
+
+def _detect_at(frame: np.ndarray, nets, threshold: float, enlarge: float) -> list[dict]:
     det = nets.cfg["detector"]
     stride = int(det["stride"])
     h, w = frame.shape[:2]
-    out, scale = dice_net.run_letterboxed(frame, nets)
+    out, scale = dice_net.run_letterboxed(frame, nets, enlarge)
     heat = np.ascontiguousarray(out[0])
     found: list[dict] = []
     for y, x in dice_net.heat_peaks(heat, threshold, int(det.get("max_indices", 96))):
