@@ -43,12 +43,15 @@ class Roll:
     kind: str = "dice"
 
 
-def _places(read: TableRead, kind: str) -> list[tuple[tuple[float, ...], Value | None]]:
-    places: list[tuple[tuple[float, ...], Value | None]]
+def found_values(read: TableRead, kind: str) -> list[tuple[Box, Value]]:
+    """Each piece of `kind` the read holds, with its box and value (a tile as (low, high))."""
     if kind == "dominoes":
-        places = [(tile.box, (min(tile.halves), max(tile.halves))) for tile in read.dominoes]
-    else:
-        places = [(die.box, die.value) for die in (read.dice if kind == "dice" else read.d10)]
+        return [(tile.box, (min(tile.halves), max(tile.halves))) for tile in read.dominoes]
+    return [(die.box, die.value) for die in (read.dice if kind == "dice" else read.d10)]
+
+
+def _places(read: TableRead, kind: str) -> list[tuple[Box, Value | None]]:
+    places: list[tuple[Box, Value | None]] = list(found_values(read, kind))
     return places + [(u.box, None) for u in read.unreadable if u.kind == REFUSED[kind] and u.box is not None]
 
 
@@ -86,6 +89,12 @@ FACES: dict[str, tuple[Value, ...]] = {"dice": (1, 2, 3, 4, 5, 6), "d10": (0, 1,
 PIECE_WORDS = {"dice": "a die shows 1 to 6", "d10": "a d10 shows 0 to 9",
                "dominoes": "a tile shows two halves of 0 to 6 pips, typed 3-5"}
 NOUNS = {"dice": ("die", "dice"), "d10": ("d10", "d10s"), "dominoes": ("tile", "tiles")}  # one, many
+
+
+def message_nouns(kind: str) -> tuple[str, str]:
+    """What one piece and many are called in the messages and prompts: a d10 is a die
+    there as a d6 is ("die", "dice"); a tile a tile."""
+    return NOUNS[kind] if kind == "dominoes" else ("die", "dice")
 TILE_SEPARATORS = "-|/:"  # 3-5, 3|5, 3/5, 3:5 (or 35) name the tile with halves 3 and 5
 
 
@@ -113,7 +122,7 @@ def parse_values(text: str, count: int, kind: str = "dice") -> tuple[Value | Non
     tile as 3-5) or x (no piece there) for each, in the order shown. Raises TableError
     in words."""
     faces = FACES[kind]
-    one = NOUNS[kind][0] if kind == "dominoes" else "die"  # a d10 is a die to type for
+    one, _ = message_nouns(kind)
     words = text.replace(",", " ").split()
     if len(words) != count:
         shown = f"{value_text(faces[0])} to {value_text(faces[-1])}"
@@ -160,7 +169,7 @@ def keep_example(folder: Path, name: str, write: Callable[[Path], object], boxes
     `fix` says what to do when the folder cannot hold it."""
     if kind not in FACES:
         raise TableError(f"only {', '.join(FACES)} are kept for teaching, not {kind}")
-    one, many = NOUNS[kind] if kind == "dominoes" else ("die", "dice")
+    one, many = message_nouns(kind)
     if len(boxes) != len(values):
         raise TableError(f"{len(values)} values for {len(boxes)} {many}: give one value for each {one}")
     for value in values:
@@ -208,7 +217,7 @@ def correct(session: SessionReader, folder_for: Callable[[str], Path], ask: Call
     (`folder_for(kind)` names the folder of a kind)."""
     saved: dict[Path, tuple[str, int]] = {}
     for roll in settled_rolls(session):
-        one, many = NOUNS[roll.kind] if roll.kind == "dominoes" else ("die", "dice")
+        one, many = message_nouns(roll.kind)
         shown = " ".join("?" if v is None else value_text(v) for v in roll.read)
         where = ", ".join(f"({(b[0] + b[2]) / 2:.0f}, {(b[1] + b[3]) / 2:.0f})" for b in roll.boxes)
         say(f"{'picture' if roll.kind == 'dominoes' else 'roll'} {roll.number} ({roll.frame}): read {shown}, "

@@ -22,14 +22,23 @@ from typing import TypeGuard
 
 from table.errors import TableError
 from table.reads import Box, TableRead
-from tabletop21.corrections import FACES, NOUNS, PIECE_WORDS, Value, is_value, parse_values, value_text
+from tabletop21.corrections import (
+    FACES,
+    PIECE_WORDS,
+    REFUSED,
+    Value,
+    found_values,
+    is_value,
+    message_nouns,
+    parse_values,
+    value_text,
+)
 
 NO_DIE = "no die"  # a box the reader found where the person says there is no piece
 UNREAD = None  # a piece the reader could not read: the person gives its value
 # What a piece is given: a value, NO_DIE, or UNREAD ("?") until the person says.
 Given = Value | str | None
 ONE_OF_EACH = ("dominoes",)  # kinds of which a picture shows each value at most once (one set)
-REFUSED_AS = {"dice": "die", "d10": "d10", "dominoes": "domino"}  # Unreadable.kind of each
 UNREAD_SIDE = 40.0  # px: the box drawn round an unreadable die the reader gave no box
 # An added die's side, with no other die in the roll to size it and no calibration's die
 # size: this fraction of the frame's short side.
@@ -84,13 +93,8 @@ class RollCheck:
         each unreadable one (a box round its centre where the reader gave none) unread.
         `frame_size` and `die_side` are for the pieces the person adds (`add`);
         `proposed`, the values SHAKE offers first."""
-        places: list[tuple[Box, Value | None]]
-        if kind == "dominoes":
-            places = [(tile.box, (min(tile.halves), max(tile.halves))) for tile in read.dominoes]
-        else:
-            places = [(die.box, die.value) for die in (read.dice if kind == "dice" else read.d10 if kind == "d10"
-                                                       else ())]
-        refused = [u for u in read.unreadable if u.kind == REFUSED_AS.get(kind)]
+        places: list[tuple[Box, Value | None]] = list(found_values(read, kind)) if kind in REFUSED else []
+        refused = [u for u in read.unreadable if u.kind == REFUSED.get(kind)]
         sides = [box[2] - box[0] for box, _ in places] + [u.box[2] - u.box[0] for u in refused if u.box is not None]
         half = (statistics.median(sides) if sides else UNREAD_SIDE) / 2
         for u in refused:
@@ -108,11 +112,11 @@ class RollCheck:
     @property
     def one(self) -> str:
         """What one piece is called in the messages ("die"; a d10 is a die too; "tile")."""
-        return NOUNS[self.kind][0] if self.kind == "dominoes" else "die"
+        return message_nouns(self.kind)[0]
 
     @property
     def many(self) -> str:
-        return NOUNS[self.kind][1] if self.kind == "dominoes" else "dice"
+        return message_nouns(self.kind)[1]
 
     def _face(self, value: object) -> TypeGuard[Value]:
         return is_value(value, self.kind)

@@ -36,7 +36,16 @@ from hardware.frames import CameraLost, FrameSource
 from table.driver import CONFIRM, NEXT, SHAKE
 from table.errors import TableError
 from table.reads import Box, TableRead
-from tabletop21.corrections import DOUBLE_SIX, FACES, TEACH_FOLDERS, Value, keep_example, value_text
+from tabletop21.corrections import (
+    DOUBLE_SIX,
+    FACES,
+    REFUSED,
+    TEACH_FOLDERS,
+    Value,
+    found_values,
+    keep_example,
+    value_text,
+)
 from tabletop21.rollcheck import NO_DIE, UNREAD, RollCheck
 from vision.image_io import NotAnImage
 
@@ -86,13 +95,8 @@ class Controls(Protocol):
 def read_kind(read: TableRead) -> str | None:
     """Which kind of piece a read holds that can be corrected and taught ("dice", "d10"
     or "dominoes"), read or refused, in that order; None: none of them."""
-    if read.dice or any(u.kind == "die" for u in read.unreadable):
-        return "dice"
-    if read.d10 or any(u.kind == "d10" for u in read.unreadable):
-        return "d10"
-    if read.dominoes or any(u.kind == "domino" for u in read.unreadable):
-        return "dominoes"
-    return None
+    return next((kind for kind, refused in REFUSED.items()
+                 if found_values(read, kind) or any(u.kind == refused for u in read.unreadable)), None)
 
 
 def jpeg(image: np.ndarray) -> tuple[bytes, np.ndarray]:
@@ -424,10 +428,11 @@ class TableTeaching:
         self.kept += 1
         self.check, self.phase = None, "roll"
         dice = sum(value is not None for value in values)
-        self.message = f"{ROUNDS[self.kind].capitalize()} {self.kept} kept ({dice} {NAMES[self.kind][1 if dice != 1 else 2]})"
         if self.kind == "dominoes":
             self.shown = self.shown | {value for value in values if isinstance(value, tuple)}
-            self.message = f"{self.message[:-1]}; {self.set_words()})"
+        of_set = f"; {self.set_words()}" if self.kind == "dominoes" else ""
+        self.message = (f"{ROUNDS[self.kind].capitalize()} {self.kept} kept ({dice} "
+                        f"{NAMES[self.kind][1 if dice != 1 else 2]}{of_set})")
         if self.kept >= self.rolls:
             self._start_teaching()
 
