@@ -102,11 +102,6 @@ def taught_reader(taught: Taught) -> Reader:
     place of the shipped reader of `taught.kind` ("dice", "d10" or "dominoes"). It reads
     the whole frame (no play area), as read_dice_learned. A taught domino reader is
     merged with the hand-built one as the shipped learned one is (vision.dominoes.both)."""
-    from vision.teach import read_taught
-
-    def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
-        return read_taught(frame_bgr, taught)
-
     if taught.kind == "dominoes":  # merged with the hand-built reader, as the shipped one is (vision.dominoes.both)
         from vision.dominoes.both import read_dominoes_both
         from vision.teach_dominoes import read_taught_dominoes
@@ -118,6 +113,11 @@ def taught_reader(taught: Taught) -> Reader:
             return read_dominoes_both(frame_bgr, calibration, sure)
 
         return merged
+    from vision.teach import read_taught
+
+    def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+        return read_taught(frame_bgr, taught)
+
     return read
 
 

@@ -224,23 +224,23 @@ def main(argv=None) -> dict:
                     choices=("photos", "scales", "closeups", "renders", "phantoms", "time"))
     ap.add_argument("--renders", type=int, default=60, help="render scenes per size band")
     ap.add_argument("--reader", choices=("net", "both", "hand"), default="net",
-                    help="the learned reader alone (with --config), the default merged reader (vision.dominoes."
-                         "both), or the hand-built one")
+                    help="the learned reader alone, the default merged reader (vision.dominoes.both; its "
+                         "learned part with --config and --set), or the hand-built one")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     config = with_overrides(a.config, a.set)
     try:
+        from vision.dominoes import read_dominoes
+        from vision.dominoes.both import read_dominoes_both
+
+        def learned(frame: np.ndarray, calibration=None, sure_tiles: bool = False) -> TableRead:
+            return net.read_dominoes_net(frame, calibration, config=config, sure_tiles=sure_tiles)
+
         def reader(frame: np.ndarray) -> TableRead:
-            if a.reader == "both":
-                from vision.dominoes.both import read_dominoes_both
-
-                return read_dominoes_both(frame)
-            if a.reader == "hand":
-                from vision.dominoes import read_dominoes
-
-                return read_dominoes(frame, None)
-            return net.read_dominoes_net(frame, config=config)
+            if a.reader == "both":  # the learned part with --config and --set, as the merged reader takes it
+                return read_dominoes_both(frame, None, lambda f, c: learned(f, c, sure_tiles=True))
+            return read_dominoes(frame, None) if a.reader == "hand" else learned(frame)
 
         parts = a.only or ["photos", "scales", "closeups", "renders", "phantoms", "time"]
         out: dict = {"config": str(a.config), "set": a.set}

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from table.reads import Domino, TableRead, Unreadable
+from table.reads import Domino, TableRead, Unreadable, inside
 from vision import dice_net
 from vision.calibration import Calibration, boxes_in_play, checked_frame
 from vision.dominoes.layout import tile_key
@@ -262,10 +262,8 @@ def read_look(frame: np.ndarray, nets, config, judge: Judge | None, detector_thr
 
 def _meet(one: Domino | Unreadable, other: Domino | Unreadable) -> bool:
     """Whether two finds are of one tile: either's middle inside the other's box."""
-    def inside(point, box) -> bool:
-        return box is not None and box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
-    return inside(one.center, other.box) or inside(other.center, one.box)
+    return (other.box is not None and inside(one.center, other.box)) or (
+        one.box is not None and inside(other.center, one.box))
 
 
 def merge_looks(first: tuple[list[Domino], list[Unreadable]], second: tuple[list[Domino], list[Unreadable]],
