@@ -28,7 +28,7 @@ import torch
 from tools.d10_net.compose import composite, kept_tables
 from tools.d10_net.data import cutouts, fold_spec, held_out, load_d10
 from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, photometric, rot_flip
-from tools.dice_net.train_det import fit, make_sample
+from tools.dice_net.train_det import fit, fit_args, make_sample
 
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "runs" / "d10cache"  # git ignores runs/
 REAL_SHARE, COMPOSITE_SHARE = 0.3, 0.6  # the rest: a d6 photo, nothing to find
@@ -50,13 +50,7 @@ def main(argv=None):
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--fold", type=fold_spec, help="hold this fold's dice out (tools.d10_net.data.FOLDS)")
     ap.add_argument("--hold-tables", action="append", default=[], choices=PHOTO_SOURCES)
-    ap.add_argument("--steps", type=int, default=3000)
-    ap.add_argument("--batch", type=int, default=12)
-    ap.add_argument("--size", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--ckpt-every", type=int, default=200)
-    ap.add_argument("--resume", action="store_true")
+    fit_args(ap)
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)

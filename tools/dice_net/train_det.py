@@ -120,15 +120,7 @@ def main(argv=None):
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--leave-out", action="append", default=[], type=leave_spec, help="SOURCE or SOURCE@K/N")
-    ap.add_argument("--steps", type=int, default=3000)
-    ap.add_argument("--batch", type=int, default=12)
-    ap.add_argument("--size", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--ckpt-every", type=int, default=200)
-    ap.add_argument("--resume", action="store_true")
-    ap.add_argument("--device", default="cpu", help="cpu, or cuda to train on a GPU")
-    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: this one)")
+    fit_args(ap)
     ap.add_argument("--all-photos", action="store_true", help="train on the val split too")
     ap.add_argument("--composite", type=float, default=0.0,
                     help="share of pictures that are composites (tools.dice_net.compose); 0 as shipped")
@@ -161,12 +153,25 @@ def main(argv=None):
     fit(a, sample)
 
 
+def fit_args(ap: argparse.ArgumentParser) -> None:
+    """The options `fit` reads, for every detector trainer's command line."""
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--batch", type=int, default=12)
+    ap.add_argument("--size", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--ckpt-every", type=int, default=200)
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda to train on a GPU")
+    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: this one)")
+
+
 def fit(a, sample: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]]) -> None:
     """Train a Detector from --seed, resuming from a.out/det_last.pt with --resume, on
     batches of `sample(rng)` (a size x size BGR picture and its N x 4 boxes); the
     weights go to a.out/det.pt. The d10 detector (tools.d10_net.train_det) trains so too."""
     torch.manual_seed(a.seed)
-    dev = device_of(getattr(a, "device", "cpu"))
+    dev = device_of(a.device)
     model = Detector().to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     ckpt = a.out / "det_last.pt"
@@ -186,7 +191,7 @@ def fit(a, sample: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]
             ms.append(m_)
         return np.stack(imgs), np.stack(hs), np.stack(whs), np.stack(ms)
 
-    for imgs, hs, whs, ms in batches(make, a.seed, step, a.steps, getattr(a, "workers", 0)):
+    for imgs, hs, whs, ms in batches(make, a.seed, step, a.steps, a.workers):
         x = torch.from_numpy(imgs).to(dev).permute(0, 3, 1, 2).float() / 255.0 - 0.5
         out = model(x)
         hl, sl = det_loss(out, *(torch.from_numpy(t).to(dev) for t in (hs, whs, ms)))
