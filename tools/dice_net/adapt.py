@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from tools.dice_net import models
 from tools.dice_net.data import DEFAULT_DATA, leave_spec, left_out, load_photos
 from tools.dice_net.export import write_onnx
 from tools.dice_net.models import Face
@@ -50,11 +51,10 @@ def table_crops(config: Path, photos, threshold: float) -> np.ndarray:
 
 
 def load_face(run: Path) -> tuple[Face, int]:
+    """A run's face classifier (face.pt) and its input size."""
     st = torch.load(run / "face.pt")
-    face = Face(tuple(st["widths"])) if "widths" in st else Face()
-    face.load_state_dict(st["model"] if "widths" in st else st)
     size = int(st.get("size", 40)) if "widths" in st else 40
-    return face.eval(), size
+    return models.load_face(st), size
 
 
 @torch.no_grad()

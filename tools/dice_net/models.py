@@ -72,9 +72,16 @@ class DetectorExport(nn.Module):
 
 
 class Face(nn.Module):
-    """Input N x 3 x S x S (BGR 0..1). Output N x `classes` logits (7 for a d6, 11 for a d10)."""
+    """Input N x 3 x S x S (BGR 0..1). Output N x `classes` logits (7 for a d6, 11 for a d10).
 
-    def __init__(self, w=(16, 32, 48, 64), classes=7):
+    With `count`, a second head reads the last feature map (S/8 x S/8) as a density of
+    top-face pips: `forward_both` gives the logits and the density's sum, which training
+    pulls towards the die's value (`train_face.py --count`). The logits are computed
+    as without it, so an exported classifier is the same network either way."""
+
+    TRUNK = 9  # self.f[:TRUNK] ends at the last feature map, before the global average
+
+    def __init__(self, w=(16, 32, 48, 64), classes=7, count=False):
         super().__init__()
         a, b, c, d = w
         self.f = nn.Sequential(
@@ -83,9 +90,29 @@ class Face(nn.Module):
             cbr(b, c), cbr(c, c), nn.MaxPool2d(2),
             cbr(c, d), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
             nn.Dropout(0.2), nn.Linear(d, classes))
+        self.count = nn.Conv2d(d, 1, 1) if count else None
+        if self.count is not None:
+            nn.init.constant_(self.count.bias, -3.0)  # start near no pips rather than a few dozen
 
     def forward(self, x):
         return self.f(x)
+
+    def forward_both(self, x):
+        """(logits, pip count) for each crop; the count needs a model made with `count`."""
+        assert self.count is not None, "made without the count head"
+        m = self.f[:self.TRUNK](x)
+        density = F.softplus(self.count(m))
+        return self.f[self.TRUNK:](m), density.sum((1, 2, 3))
+
+
+def load_face(st: dict) -> Face:
+    """The face classifier a run's face.pt holds (the oldest files are a bare state dict
+    of the default widths), in eval mode."""
+    if "widths" not in st:
+        st = {"widths": (16, 32, 48, 64), "model": st}
+    face = Face(tuple(st["widths"]), count=bool(st.get("count")))
+    face.load_state_dict(st["model"])
+    return face.eval()
 
 
 class FaceExport(nn.Module):

@@ -31,6 +31,7 @@ from tools.dice_net.data import (
     PHOTO_SOURCES,
     crop_is_val,
     crop_square,
+    glare,
     is_val,
     kept_sources,
     leave_spec,
@@ -124,11 +125,12 @@ def collect(data, sources, val, hard=None, rng=None, leave=(), upright=()):
     return np.stack(patches), np.array(labels, np.int64), np.array(ups, bool)
 
 
-def augment(patch, rng, jitter=True, upright=False, recol=0.0, invert=0.0):
+def augment(patch, rng, jitter=True, upright=False, recol=0.0, invert=0.0, shine=0.0):
     """A run-time-like crop of a stored patch: jittered in place and size, turned by any
     angle and mirrored, or (`upright`) turned by at most UPRIGHT_TURN degrees and mirrored
     left to right only, so the top of the photo stays the top. With probability `recol`
-    the die is given another colour (`recolour`, light and dark swapped at `invert`)."""
+    the die is given another colour (`recolour`, light and dark swapped at `invert`);
+    with probability `shine` it gets specular highlights (`data.glare`)."""
     c = PATCH / 2
     side = PATCH / PATCH_SCALE * CROP_SCALE
     if jitter:
@@ -145,6 +147,8 @@ def augment(patch, rng, jitter=True, upright=False, recol=0.0, invert=0.0):
             out = cv2.resize(cv2.resize(out, (s, s), interpolation=cv2.INTER_AREA), (FACE, FACE))
         if recol and rng.random() < recol:
             out = recolour(out, rng, invert)
+        if shine and rng.random() < shine:
+            out = glare(out, rng, PATCH / PATCH_SCALE / side)
         return photometric(out, rng, grey_p=0.35, blur=(0.3, 0.9))
     return crop_square(patch, c, c, side, FACE)
 
@@ -176,6 +180,10 @@ def main(argv=None):
                     help="share of crops given another body colour (hue turned, channels swapped)")
     ap.add_argument("--invert", type=float, default=0.0,
                     help="share of the recoloured crops with light and dark swapped as well")
+    ap.add_argument("--glare", type=float, default=0.0,
+                    help="share of crops given specular highlights: streaks and arcs of light (data.glare)")
+    ap.add_argument("--count", type=float, default=0.0,
+                    help="weight of a second head that counts the top face's pips (Face.forward_both; 0: none)")
     a = ap.parse_args(argv)
     set_size(a.size)
     torch.set_num_threads(1)
@@ -205,7 +213,7 @@ def main(argv=None):
     dev = device_of(a.device)
     xv, yv = xv.to(dev), yv.to(dev)
     widths = tuple(int(v) for v in a.widths.split(","))
-    model = Face(widths).to(dev)
+    model = Face(widths, count=a.count > 0).to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     ckpt = a.out / "face_last.pt"
     step = resume(model, opt, ckpt) if a.resume else 0
@@ -214,13 +222,21 @@ def main(argv=None):
 
     def make(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         idx = rng.integers(len(X), size=a.batch)
-        return np.stack([augment(X[i], rng, upright=U[i], recol=a.recolour, invert=a.invert) for i in idx]), Y[idx]
+        return np.stack([augment(X[i], rng, upright=U[i], recol=a.recolour, invert=a.invert,
+                                 shine=a.glare) for i in idx]), Y[idx]
 
     for xb, yb in batches(make, a.seed * 7919, step, a.steps, a.workers):
         model.train()
         x = torch.from_numpy(xb).to(dev).permute(0, 3, 1, 2).float() / 255 - 0.5
         y = torch.from_numpy(yb).to(dev)
-        loss = F.cross_entropy(model(x), y)  # no smoothing: it would cap the confidence the threshold needs
+        if a.count > 0:
+            logits, count = model.forward_both(x)
+            loss = F.cross_entropy(logits, y)  # no smoothing: it would cap the confidence the threshold needs
+            dice = y > 0  # "not a die" crops may hold a neighbour's pips: no count asked of them
+            if dice.any():
+                loss = loss + a.count * F.smooth_l1_loss(count[dice], y[dice].float())
+        else:
+            loss = F.cross_entropy(model(x), y)
         take_step(opt, loss, lr_at(a.lr, step, a.steps))
         step += 1
         lavg = loss.item() if lavg is None else 0.98 * lavg + 0.02 * loss.item()
@@ -237,7 +253,7 @@ def main(argv=None):
         if step % a.ckpt_every == 0 or step == a.steps:
             save(model, opt, step, ckpt)
     torch.save({"widths": widths, "size": FACE, "upright": a.upright, "renders": a.renders, "cubes": a.cubes,
-                "recolour": a.recolour, "invert": a.invert, "model": cpu_state(model)},
+                "recolour": a.recolour, "invert": a.invert, "glare": a.glare, "count": a.count, "model": cpu_state(model)},
                a.out / "face.pt")
     print("done", flush=True)
 
