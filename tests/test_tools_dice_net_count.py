@@ -75,3 +75,16 @@ def test_the_wrong_montage_shows_the_surest_wrong_reads_first_six_a_row():
     assert out[5, 5, 0] == 30 * 7, "the surest wrong read comes first"
     assert out[5, 25, 0] == 30 * 6
     assert (out[34 + 5, 5] == 30 * 1).all() and (out[34 + 5, 25] == 255).all(), "seven wrong reads, then blanks"
+
+
+def test_reading_in_quarter_turns_averages_the_turned_crops_reads():
+    from tools.dice_net.face_score import predict
+
+    torch.manual_seed(2)
+    face = Face((8, 8, 8, 8)).eval()
+    crops = np.random.default_rng(0).integers(0, 255, (5, 48, 48, 3), dtype=np.uint8)
+    one, _ = predict(face, crops)
+    four, counts = predict(face, crops, turns=4)
+    turned = [predict(face, np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))[0] for k in range(4)]
+    assert counts is None and np.allclose(four, np.mean(turned, 0), atol=1e-6)
+    assert np.allclose(four.sum(1), 1.0, atol=1e-5) and not np.allclose(four, one)

@@ -52,8 +52,13 @@ def labelled_crops(data: Path, source: str, size: int, only=None) -> tuple[np.nd
 
 
 @torch.no_grad()
-def predict(face, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Softmax probabilities (N x 7) and, for a model with a count head, the counts."""
+def predict(face, crops: np.ndarray, turns: int = 1) -> tuple[np.ndarray, np.ndarray | None]:
+    """Softmax probabilities (N x 7) and, for a model with a count head, the counts;
+    with `turns` 2-4, the probabilities averaged over the crops turned by that many
+    quarter turns (the reader's `face.tta`)."""
+    if turns > 1:
+        views = [predict(face, np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))[0] for k in range(turns)]
+        return np.mean(views, 0), None
     probs, counts = [], []
     for i in range(0, len(crops), BATCH):
         x = torch.from_numpy(crops[i:i + BATCH]).permute(0, 3, 1, 2).float() / 255 - 0.5
@@ -109,6 +114,7 @@ def main(argv=None) -> None:
     ap.add_argument("--source", required=True, choices=PHOTO_SOURCES)
     ap.add_argument("--only", type=leave_spec, help="SOURCE@K/N: only that part of the source")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--turns", type=int, default=1, help="read each crop in 1-4 quarter turns, averaged")
     ap.add_argument("--wrong", type=int, default=0, help="write RUN/wrong-SOURCE.png: the N surest wrong reads")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
@@ -121,7 +127,7 @@ def main(argv=None) -> None:
         if size not in cache:
             cache[size] = labelled_crops(a.data, a.source, size, a.only)
         crops, values = cache[size]
-        probs, counts = predict(load_face(st), crops)
+        probs, counts = predict(load_face(st), crops, a.turns)
         if a.wrong:
             cv2.imwrite(str(run / f"wrong-{a.source}.png"), wrong_montage(crops, values, probs, a.wrong))
         rows = [("classifier", scores(probs, values))]

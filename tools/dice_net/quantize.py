@@ -135,6 +135,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--keep-outputs", action="store_true",
                     help="the detector's last Concat (heatmap and sizes) in floats too")
+    ap.add_argument("--face-only", action="store_true",
+                    help="copy the detector as it is (already 8-bit: a new face classifier for the shipped detector)")
     a = ap.parse_args(argv)
     from vision import dice_net
 
@@ -145,14 +147,18 @@ def main(argv=None):
     nets = dice_net.load_nets(a.config)
     cfg = json.loads(a.config.read_text())
     a.out.mkdir(parents=True, exist_ok=True)
-    quantize_file(nets.base / cfg["detector"]["file"], a.out / cfg["detector"]["file"], nets.det_in, det_in,
-                  keep_outputs=a.keep_outputs)
+    if a.face_only:
+        shutil.copy(nets.base / cfg["detector"]["file"], a.out / cfg["detector"]["file"])
+    else:
+        quantize_file(nets.base / cfg["detector"]["file"], a.out / cfg["detector"]["file"], nets.det_in, det_in,
+                      keep_outputs=a.keep_outputs)
     quantize_file(nets.base / cfg["face"]["file"], a.out / cfg["face"]["file"], nets.face_in, face_in)
     for name in cfg["face"].get("also", ()):
         shutil.copy(nets.base / name, a.out / name)  # kept in floats
     cfg.setdefault("trained", {})["quantized"] = (
         f"tools/dice_net/quantize.py: 8-bit QDQ, weights per channel, {', '.join(QUANTIZED_OPS)}"
-        f"{' (the detector output in floats)' if a.keep_outputs else ''}; ranges from "
+        f"{' (the detector output in floats)' if a.keep_outputs else ''}"
+        f"{' (the face classifier; the detector was 8-bit already)' if a.face_only else ''}; ranges from "
         f"{len(pick)} training photos of {', '.join(kept_sources(a.leave_out))} (seed {a.seed})")
     (a.out / a.config.name).write_text(json.dumps(cfg, indent=1) + "\n")
     print(f"{a.out}: {len(det_in)} frames, {sum(len(f) for f in face_in)} crops set the ranges")
