@@ -53,8 +53,7 @@ def table_crops(config: Path, photos, threshold: float) -> np.ndarray:
 def load_face(run: Path) -> tuple[Face, int]:
     """A run's face classifier (face.pt) and its input size."""
     st = torch.load(run / "face.pt")
-    size = int(st.get("size", 40)) if "widths" in st else 40
-    return models.load_face(st), size
+    return models.load_face(st), models.face_size(st)
 
 
 @torch.no_grad()

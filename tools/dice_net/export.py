@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 
 from tools.dice_net.data import PAD_VALUE
-from tools.dice_net.models import Detector, DetectorExport, Face, FaceExport, load_face
+from tools.dice_net.models import Detector, DetectorExport, Face, FaceExport, face_size, load_face
 from tools.dice_net.onnx_outputs import open_up
 from tools.dice_net.train_det import INPUT, STRIDE
 from tools.dice_net.train_face import CROP_SCALE
@@ -48,9 +48,8 @@ def export(run: Path, dest: Path) -> Path:
         det.load_state_dict(torch.load(run / "det.pt"))
         det.eval()
     st = torch.load(run / "face.pt")
-    face = load_face(st)
-    size = int(st.get("size", 40)) if "widths" in st else 40
-    write_onnx(det, face, size, dest, "dice")
+    size = face_size(st)
+    write_onnx(det, load_face(st), size, dest, "dice")
     cfg_path = dest / "dice_net.json"
     old = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
     cfg = {

@@ -27,7 +27,7 @@ import torch
 
 from tools.dice_net import train_face
 from tools.dice_net.data import DEFAULT_DATA, PHOTO_SOURCES, crop_square, leave_spec, left_out, load_photos
-from tools.dice_net.models import load_face
+from tools.dice_net.models import face_size, load_face
 from tools.dice_net.sweep import WRONG_OF_READ, right_at_wrong
 
 BATCH = 256
@@ -123,7 +123,7 @@ def main(argv=None) -> None:
           f"then right % at wrong / read <= {' / '.join(f'{100 * w:g}%' for w in WRONG_OF_READ)}")
     for run in a.runs:
         st = torch.load(run / "face.pt")
-        size = int(st.get("size", 40))
+        size = face_size(st)
         if size not in cache:
             cache[size] = labelled_crops(a.data, a.source, size, a.only)
         crops, values = cache[size]

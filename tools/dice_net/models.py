@@ -115,6 +115,12 @@ def load_face(st: dict) -> Face:
     return face.eval()
 
 
+def face_size(st: dict) -> int:
+    """The input size (px) of the face classifier a run's face.pt holds (40 for the
+    oldest files, which do not say)."""
+    return int(st.get("size", 40)) if "widths" in st else 40
+
+
 class FaceExport(nn.Module):
     def __init__(self, face):
         super().__init__()

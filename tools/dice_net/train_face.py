@@ -229,14 +229,11 @@ def main(argv=None):
         model.train()
         x = torch.from_numpy(xb).to(dev).permute(0, 3, 1, 2).float() / 255 - 0.5
         y = torch.from_numpy(yb).to(dev)
-        if a.count > 0:
-            logits, count = model.forward_both(x)
-            loss = F.cross_entropy(logits, y)  # no smoothing: it would cap the confidence the threshold needs
-            dice = y > 0  # "not a die" crops may hold a neighbour's pips: no count asked of them
-            if dice.any():
-                loss = loss + a.count * F.smooth_l1_loss(count[dice], y[dice].float())
-        else:
-            loss = F.cross_entropy(model(x), y)
+        logits, count = model.forward_both(x) if a.count > 0 else (model(x), None)
+        loss = F.cross_entropy(logits, y)  # no smoothing: it would cap the confidence the threshold needs
+        dice = y > 0  # "not a die" crops may hold a neighbour's pips: no count asked of them
+        if count is not None and dice.any():
+            loss = loss + a.count * F.smooth_l1_loss(count[dice], y[dice].float())
         take_step(opt, loss, lr_at(a.lr, step, a.steps))
         step += 1
         lavg = loss.item() if lavg is None else 0.98 * lavg + 0.02 * loss.item()
