@@ -1,5 +1,5 @@
-"""Confirming or correcting the dice (or domino tiles) of one read, with the table's
-buttons or touch.
+"""Confirming or correcting the dice (or domino tiles, or cards) of one read, with the
+table's buttons, touch or keyboard.
 
 The pure part of teaching at the table (`tabletop21 teach dice` without a folder) and
 of correcting a round from its results screen: the pieces the camera read, which one is
@@ -11,7 +11,12 @@ picture (`add`). The screen shows it (display.teach) and tabletop21.teaching wir
 A domino tile's value is its two halves, (low, high), one of the 28 tiles of a
 double-six set. SHAKE steps through `proposed` first (at the table: the tiles of the
 set not shown yet), then every other tile; a picture of one set shows each tile once,
-so two tiles given the same halves are not kept."""
+so two tiles given the same halves are not kept.
+
+A card's value is its rank and suit, ("10", "H"), one of the 52 cards of a deck
+(tabletop21.corrections.DECK), shown and typed as 10H. Cards go as tiles do: SHAKE steps
+through the deck's cards not shown yet first, and a picture of one deck cannot give two
+cards the same rank and suit."""
 
 from __future__ import annotations
 
@@ -24,13 +29,16 @@ from table.errors import TableError
 from table.reads import Box, TableRead
 from tabletop21.corrections import (
     FACES,
+    ONE_OF_EACH,
     PIECE_WORDS,
     REFUSED,
     Value,
     found_values,
     is_value,
     message_nouns,
+    no_value,
     parse_values,
+    unsure,
     value_text,
 )
 
@@ -38,12 +46,12 @@ NO_DIE = "no die"  # a box the reader found where the person says there is no pi
 UNREAD = None  # a piece the reader could not read: the person gives its value
 # What a piece is given: a value, NO_DIE, or UNREAD ("?") until the person says.
 Given = Value | str | None
-ONE_OF_EACH = ("dominoes",)  # kinds of which a picture shows each value at most once (one set)
 UNREAD_SIDE = 40.0  # px: the box drawn round an unreadable die the reader gave no box
 # An added die's side, with no other die in the roll to size it and no calibration's die
 # size: this fraction of the frame's short side.
 ADDED_SIDE = 1 / 12
 TILE_SIDES = 2.0  # a domino tile is this many die sides long (an added tile's square, with no tile to size it)
+CARD_SIDES = 4.0  # a card is about this many die sides long (an added card's square, with no card to size it)
 ON_A_DIE = 0.5  # an added square lying this much (of its area) or more on a die is a touch on that die
 
 
@@ -56,7 +64,7 @@ class RollCheck:
     picture where there is no die (`add`) adds one there; holding NEXT (`confirm`)
     keeps the roll once every die has a value or is "no die"."""
 
-    kind: str  # "dice" (d6), "d10" or "dominoes"
+    kind: str  # "dice" (d6), "d10", "dominoes" or "cards"
     boxes: tuple[Box, ...]
     values: tuple[Given, ...]
     read: tuple[Value | None, ...]  # each box's value as the camera read it; None: unreadable (or added)
@@ -66,7 +74,7 @@ class RollCheck:
     added: tuple[bool, ...] = ()
     frame_size: tuple[int, int] | None = None  # (width, height) of the picture the boxes are in
     die_side: float | None = None  # px: an added die's side when no other die gives one (the calibration's)
-    # Values SHAKE offers first, in this order (the set's tiles not shown yet); () none.
+    # Values SHAKE offers first, in this order (the set's tiles, the deck's cards not shown yet); () none.
     proposed: tuple[Value, ...] = ()
 
     def __post_init__(self) -> None:
@@ -80,7 +88,7 @@ class RollCheck:
             raise TableError(f"{len(self.boxes)} dice, {len(self.added)} of them said to be added or not")
         for value in (*self.values, *self.read):
             if value not in (NO_DIE, UNREAD) and not self._face(value):
-                raise TableError(f"{value!r} is no {self.one}'s value: {PIECE_WORDS[self.kind]}")
+                raise TableError(f"{no_value(repr(value), self.kind)}: {PIECE_WORDS[self.kind]}")
         if not all(self._face(value) for value in self.proposed):
             raise TableError(f"{self.proposed!r} are not all values a {self.one} shows: {PIECE_WORDS[self.kind]}")
         if self.boxes and not 0 <= self.selected < len(self.boxes):
@@ -94,6 +102,7 @@ class RollCheck:
         `frame_size` and `die_side` are for the pieces the person adds (`add`);
         `proposed`, the values SHAKE offers first."""
         places: list[tuple[Box, Value | None]] = list(found_values(read, kind)) if kind in REFUSED else []
+        places += [(box, None) for box in unsure(read, kind)]  # a card read without its suit: asked for
         refused = [u for u in read.unreadable if u.kind == REFUSED.get(kind)]
         sides = [box[2] - box[0] for box, _ in places] + [u.box[2] - u.box[0] for u in refused if u.box is not None]
         half = (statistics.median(sides) if sides else UNREAD_SIDE) / 2
@@ -111,7 +120,7 @@ class RollCheck:
 
     @property
     def one(self) -> str:
-        """What one piece is called in the messages ("die"; a d10 is a die too; "tile")."""
+        """What one piece is called in the messages ("die"; a d10 is a die too; "tile", "card")."""
         return message_nouns(self.kind)[0]
 
     @property
@@ -132,8 +141,8 @@ class RollCheck:
 
     def order(self) -> tuple[Given, ...]:
         """The values SHAKE steps the selected piece through: the proposed ones, then every
-        other face, then "no die"; where a picture shows each value once (dominoes), none
-        given to another piece of this picture."""
+        other face, then "no die"; where a picture shows each value once (dominoes, cards),
+        none given to another piece of this picture."""
         others = ({value for n, value in enumerate(self.values) if n != self.selected}
                   if self.kind in ONE_OF_EACH else set())
         lead = tuple(value for value in self.proposed if value not in others)
@@ -191,15 +200,16 @@ class RollCheck:
                                "its value")
 
     def _added_side(self) -> float:
-        """An added piece's square: a die's mean side; a tile's long side, so the square
-        holds the tile whichever way it lies (a die's side twice, with no tile to size it)."""
-        tile = self.kind == "dominoes"
+        """An added piece's square: a die's mean side; a tile's (a card's) long side, so
+        the square holds it whichever way it lies (a die's side twice, four times for a
+        card, with no tile or card to size it)."""
+        tile = self.kind in ("dominoes", "cards")
         sides = [max(box[2] - box[0], box[3] - box[1]) if tile else (box[2] - box[0] + box[3] - box[1]) / 2
                  for box, value in zip(self.boxes, self.values)
                  if value != NO_DIE and all(math.isfinite(edge) for edge in box)]
         if sides:
             return float(statistics.median(sides))
-        scale = TILE_SIDES if tile else 1.0
+        scale = CARD_SIDES if self.kind == "cards" else TILE_SIDES if tile else 1.0
         if self.die_side is not None and self.die_side > 0:
             return float(self.die_side) * scale
         if self.frame_size is not None and min(self.frame_size) > 0:
@@ -212,7 +222,7 @@ class RollCheck:
         if not 0 <= index < len(self.boxes):
             raise TableError(f"{self.one} {index + 1} is not one of the {len(self.boxes)} {self.many}")
         if value != NO_DIE and not self._face(value):
-            raise TableError(f"{value!r} is no {self.one}'s value: {PIECE_WORDS[self.kind]} (or no {self.one} "
+            raise TableError(f"{no_value(repr(value), self.kind)}: {PIECE_WORDS[self.kind]} (or no {self.one} "
                              "there)")
         return self._given(index, value)
 
@@ -242,7 +252,7 @@ class RollCheck:
     def confirm(self) -> tuple[RollCheck, tuple[Value | None, ...] | None]:
         """The values to keep, one for each box of the check it returns (None: no piece
         there), or None with the reason as the message: a piece not given a value yet,
-        no piece at all, or (dominoes) two tiles given the same halves. A piece the
+        no piece at all, or (dominoes, cards) two pieces given the same value. A piece the
         person added and then said is no piece is dropped."""
         unread = [n for n, value in enumerate(self.values, start=1) if value is UNREAD]
         if unread:
@@ -252,14 +262,14 @@ class RollCheck:
                                    f"SHAKE to give its value (or no {self.one})"), None
         kept = tuple(value if self._face(value) else None for value in self.values)
         if all(value is None for value in kept):
-            again = "lay out tiles again" if self.kind == "dominoes" else "roll again"
+            again = f"lay out {self.many} again" if self.kind in ONE_OF_EACH else "roll again"
             return replace(self, message=f"no {self.one} to keep in this picture: {again}"), None
         twice = self._twice(kept)
         if twice:
             first, second, value = twice
             return replace(self, selected=second,
-                           message=f"{self.many} {first + 1} and {second + 1} are both {value_text(value)}: a set "
-                                   f"has each {self.one} once; change one"), None
+                           message=f"{self.many} {first + 1} and {second + 1} are both {value_text(value)}: a "
+                                   f"{ONE_OF_EACH[self.kind]} has each {self.one} once; change one"), None
         left = [n for n, (value, added) in enumerate(zip(self.values, self.added)) if not (added and value == NO_DIE)]
         if len(left) == len(self.boxes):
             return replace(self, message=""), kept
@@ -288,8 +298,8 @@ class RollCheck:
         return None
 
     def labels(self) -> tuple[str, ...]:
-        """Each piece's value as the screen says it: the value ("4", a tile "3-5"), "?" or
-        "no die" ("no tile")."""
+        """Each piece's value as the screen says it: the value ("4", a tile "3-5", a card
+        "10H"), "?" or "no die" ("no tile", "no card")."""
         return tuple("?" if value is UNREAD else f"no {self.one}" if value == NO_DIE else
                      value_text(value) if self._face(value) else str(value) for value in self.values)
 

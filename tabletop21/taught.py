@@ -98,12 +98,17 @@ def pieces_taught(taught: Taught) -> str:
     on = taught.taught_on
     if taught.kind == "dominoes":
         return f"{on.get('tiles')} tiles"
+    if taught.kind == "cards":
+        return f"{on.get('cards')} cards"
     return f"{on.get('dice')} {'dice' if taught.kind == 'dice' else 'd10s'}"
 
 
 def _value(piece: dict, kind: str):
     """A labelled piece's value as vision.teach takes it: a die's value, a tile's halves
-    as a tuple (None where not given)."""
+    as a tuple, a card's rank and suit (None where not given)."""
+    if kind == "cards":
+        rank, suit = piece.get("rank"), piece.get("suit")
+        return None if rank is None and suit is None else (rank, suit)
     if kind != "dominoes":
         return piece.get("value")
     halves = piece.get("halves")

@@ -15,6 +15,10 @@ in place of rolls: the owner lays out the set a few tiles at a time, and each pi
 check offers first the tiles of the double-six set not shown yet (RollCheck.proposed);
 the screen says how many of the 28 have been shown and which are still to come.
 
+`teach cards` at the table goes as dominoes do, with the 52 cards of a deck laid out face
+up in rows: each picture's check offers first the deck's cards not shown yet, a card
+is typed as QS or 10H, and the screen counts the deck shown.
+
 `Corrections` is where the appliance keeps a round corrected from its results screen
 (tabletop21.appliance)."""
 
@@ -37,13 +41,16 @@ from table.driver import CONFIRM, NEXT, SHAKE
 from table.errors import TableError
 from table.reads import Box, TableRead
 from tabletop21.corrections import (
-    DOUBLE_SIX,
     FACES,
+    ONE_OF_EACH,
     REFUSED,
+    ROUNDS,
     TEACH_FOLDERS,
     Value,
     found_values,
+    is_value,
     keep_example,
+    unsure,
     value_text,
 )
 from tabletop21.rollcheck import NO_DIE, UNREAD, RollCheck
@@ -56,18 +63,24 @@ if TYPE_CHECKING:
 # Where a taught file is written when the settings name none (the examples go into
 # tabletop21.corrections.TEACH_FOLDERS).
 TAUGHT_FILES = {"dice": Path("~/tabletop21/taught-dice.json"), "d10": Path("~/tabletop21/taught-d10.json"),
-                "dominoes": Path("~/tabletop21/taught-dominoes.json")}
+                "dominoes": Path("~/tabletop21/taught-dominoes.json"), "cards": Path("~/tabletop21/taught-cards.json")}
 NAMES = {"dice": ("DICE", "dice", "die"), "d10": ("D10S", "d10s", "d10"),
-         "dominoes": ("DOMINO TILES", "tiles", "tile")}  # heading, many, one
-# What one round of teaching is for each kind: a roll of the dice, or a picture of tiles
-# laid out; and what the owner is asked to do for it.
-ROUNDS = {"dice": "roll", "d10": "roll", "dominoes": "picture"}
+         "dominoes": ("DOMINO TILES", "tiles", "tile"), "cards": ("CARDS", "cards", "card")}  # heading, many, one
+# What one round of teaching is for each kind (ROUNDS: a roll of the dice, or a picture of
+# tiles or cards laid out), and what the owner is asked to do for it.
 DO = {"dice": "Roll the dice on the table", "d10": "Roll the d10s on the table",
-      "dominoes": "Lay some tiles of your set face up on the table"}
+      "dominoes": "Lay some tiles of your set face up on the table",
+      "cards": "Lay out cards of your deck face up in rows, corners in view"}
 # While waiting after a picture was taken: what makes the next one differ from it.
 CHANGE = {"dice": "Roll the dice: the picture is taken when they stop",
           "d10": "Roll the d10s: the picture is taken when they stop",
-          "dominoes": "Lay out other tiles (or move them): the picture is taken when the table is still"}
+          "dominoes": "Lay out other tiles (or move them): the picture is taken when the table is still",
+          "cards": "Lay out other cards (or move them): the picture is taken when the table is still"}
+# How to lay out a whole set of tiles (a deck of cards) over the pictures: the check offers
+# first the values not shown yet.
+WHOLE = {"dominoes": "Lay out your whole set, a few tiles at a time, face up and flat; then again, mixed",
+         "cards": "Lay out your whole deck, a few rows of cards at a time, face up with a corner of each in view; "
+                  "then again, mixed"}
 JPEG_QUALITY = 95  # a kept picture: the reader reads exactly the pixels kept
 STILL = 3  # frames without motion before a picture is taken (vision.settle's own "settled")
 HAND_STILL = 10  # frames: a large object this still is no hand (hands tremble), and is read
@@ -93,10 +106,11 @@ class Controls(Protocol):
 
 
 def read_kind(read: TableRead) -> str | None:
-    """Which kind of piece a read holds that can be corrected and taught ("dice", "d10"
-    or "dominoes"), read or refused, in that order; None: none of them."""
+    """Which kind of piece a read holds that can be corrected and taught ("dice", "d10",
+    "dominoes" or "cards"), read or refused, in that order; None: none of them."""
     return next((kind for kind, refused in REFUSED.items()
-                 if found_values(read, kind) or any(u.kind == refused for u in read.unreadable)), None)
+                 if found_values(read, kind) or unsure(read, kind) or any(u.kind == refused for u in read.unreadable)),
+                None)
 
 
 def jpeg(image: np.ndarray) -> tuple[bytes, np.ndarray]:
@@ -128,22 +142,32 @@ def examples_in(folder: Path) -> int:
     return len(labels) if isinstance(labels, dict) else 0
 
 
-def tiles_in(folder: Path) -> frozenset[tuple[int, int]]:
-    """The tiles of a double-six set the teaching folder's labels.json holds (as (low,
-    high)); none when there is no labels.json or it holds no tiles."""
+def shown_in(folder: Path, kind: str) -> frozenset[Value]:
+    """The values of a whole set the teaching folder's labels.json holds: the tiles of a
+    double-six set (as (low, high)), the cards of a deck (as (rank, suit)); none when
+    there is no labels.json, or it holds none."""
     try:
         labels = json.loads((folder / "labels.json").read_text())
     except (OSError, ValueError):
         return frozenset()
-    tiles = set()
+    shown: set[Value] = set()
     for entry in labels.values() if isinstance(labels, dict) else ():
-        for tile in entry.get("dominoes", ()) if isinstance(entry, dict) else ():
-            halves = tile.get("halves") if isinstance(tile, dict) else None
-            if isinstance(halves, list) and len(halves) == 2:
-                pair = (min(halves), max(halves))
-                if pair in DOUBLE_SIX:
-                    tiles.add(pair)
-    return frozenset(tiles)
+        for piece in entry.get(kind, ()) if isinstance(entry, dict) else ():
+            value: object = None
+            if isinstance(piece, dict) and kind == "dominoes":
+                halves = piece.get("halves")
+                value = (min(halves), max(halves)) if isinstance(halves, list) and len(halves) == 2 else None
+            elif isinstance(piece, dict) and kind == "cards":
+                value = (piece.get("rank"), piece.get("suit"))
+            if is_value(value, kind):
+                shown.add(value)
+    return frozenset(shown)
+
+
+def tiles_in(folder: Path) -> frozenset[Value]:
+    """The tiles of a double-six set the teaching folder's labels.json holds (as (low,
+    high)); none when there is no labels.json or it holds no tiles."""
+    return shown_in(folder, "dominoes")
 
 
 def check_folder(folder: Path, fix: str) -> None:
@@ -210,6 +234,8 @@ def how_words(kind: str) -> str:
     faces = FACES[kind]
     if kind == "dominoes":
         return HOW.format(one="tile", faces="the tiles of your set not shown yet first, then every other tile")
+    if kind == "cards":
+        return HOW.format(one="card", faces="cards not shown yet first, then the rest") + " Or type QS, 10h (x: no card)."
     return HOW.format(one="die", faces=f"{faces[0]}-{faces[-1]}")
 
 
@@ -226,11 +252,12 @@ class Correction:
 
 class Corrections:
     """Where a round corrected from the results screen is kept: the teaching folder of
-    its kind (default ~/tabletop21/teach-dice or teach-d10)."""
+    its kind (default ~/tabletop21/teach-dice, teach-d10, teach-dominoes or teach-cards;
+    `folders` names others, and a kind it does not name keeps its default)."""
 
     def __init__(self, folders: Mapping[str, Path] | None = None, now: Callable[[], datetime] = datetime.now,
                  die_side: float | None = None) -> None:
-        self.folders = {kind: Path(folder).expanduser() for kind, folder in (folders or TEACH_FOLDERS).items()}
+        self.folders = {kind: Path(folder).expanduser() for kind, folder in {**TEACH_FOLDERS, **(folders or {})}.items()}
         self._now = now
         self.die_side = die_side  # px: the calibration's die, the side of a die added where the roll gives none
 
@@ -294,8 +321,9 @@ class TableTeaching:
         self.finished = False
         self._done_at = 0.0
         self._teaching_shown = False  # the "teaching" screen was drawn once before teaching blocks the loop
-        # Dominoes: the tiles of the set kept in the folder so far (this sitting's and earlier ones).
-        self.shown: frozenset[tuple[int, int]] = tiles_in(folder) if kind == "dominoes" else frozenset()
+        # Dominoes (cards): the tiles of the set (the cards of the deck) kept in the folder so
+        # far, this sitting's and earlier ones.
+        self.shown: frozenset[Value] = shown_in(folder, kind) if kind in ONE_OF_EACH else frozenset()
 
     # what happens -------------------------------------------------------------------------------------------------
 
@@ -361,10 +389,10 @@ class TableTeaching:
                                   die_side=self.die_side, proposed=self.to_show())
         if not check.boxes:
             one = NAMES[self.kind][2]
-            again = "lay them out again" if self.kind == "dominoes" else "roll again"
+            again = "lay them out again" if self.kind in ONE_OF_EACH else "roll again"
             self.phase = "roll"
             self.message = (f"No {one} found in the picture: {again} (are they in the camera's view, on the play "
-                            f"area{', face up' if self.kind == 'dominoes' else ''}?)")
+                            f"area{', face up' if self.kind in ONE_OF_EACH else ''}?)")
             return
         self.check, self.phase, self.message = check, "check", ""
 
@@ -428,29 +456,30 @@ class TableTeaching:
         self.kept += 1
         self.check, self.phase = None, "roll"
         dice = sum(value is not None for value in values)
-        if self.kind == "dominoes":
-            self.shown = self.shown | {value for value in values if isinstance(value, tuple)}
-        of_set = f"; {self.set_words()}" if self.kind == "dominoes" else ""
+        if self.kind in ONE_OF_EACH:
+            self.shown = self.shown | {value for value in values if value is not None}
+        of_set = f"; {self.set_words()}" if self.kind in ONE_OF_EACH else ""
         self.message = (f"{ROUNDS[self.kind].capitalize()} {self.kept} kept ({dice} "
                         f"{NAMES[self.kind][1 if dice != 1 else 2]}{of_set})")
         if self.kept >= self.rolls:
             self._start_teaching()
 
     def _skip(self) -> None:
-        again = "lay out tiles again" if self.kind == "dominoes" else "roll again"
+        again = f"lay out {NAMES[self.kind][1]} again" if self.kind in ONE_OF_EACH else "roll again"
         self.check, self.phase, self.message = None, "roll", f"That {ROUNDS[self.kind]} was not kept: {again}"
 
     def to_show(self) -> tuple[Value, ...]:
-        """Dominoes: the tiles of the set not kept yet, which each check offers first."""
-        return tuple(tile for tile in DOUBLE_SIX if tile not in self.shown) if self.kind == "dominoes" else ()
+        """Dominoes (cards): the tiles of the set (the cards of the deck) not kept yet, in
+        FACES' order, which each check offers first; () for dice."""
+        return tuple(face for face in FACES[self.kind] if face not in self.shown) if self.kind in ONE_OF_EACH else ()
 
     def set_words(self) -> str:
-        """Dominoes: how much of the set has been shown, in words."""
-        left = self.to_show()
+        """Dominoes (cards): how much of the set (the deck) has been shown, in words."""
+        left, whole, many = self.to_show(), len(FACES[self.kind]), NAMES[self.kind][1]
         if not left:
-            return f"the whole set of {len(DOUBLE_SIX)} shown"
-        named = " ".join(value_text(tile) for tile in left[:8]) + (" ..." if len(left) > 8 else "")
-        return f"{len(DOUBLE_SIX) - len(left)} of {len(DOUBLE_SIX)} tiles shown; still to show: {named}"
+            return f"the whole {ONE_OF_EACH[self.kind]} of {whole} shown"
+        named = " ".join(value_text(face) for face in left[:8]) + (" ..." if len(left) > 8 else "")
+        return f"{whole - len(left)} of {whole} {many} shown; still to show: {named}"
 
     def _start_teaching(self) -> None:
         if not examples_in(self.folder):
@@ -480,11 +509,11 @@ class TableTeaching:
         earlier = examples_in(self.folder)
         side = (f"Each {rounds} you keep goes into {self.folder} ({earlier} there now). After {self.rolls} {rounds}s "
                 f"the table learns your {many}; hold NEXT between {rounds}s to teach it sooner.")
-        if self.kind == "dominoes":
-            side = (f"Lay out your whole set, a few tiles at a time, face up and flat; then again, mixed. "
-                    f"{self.set_words().capitalize()}. {side}")
+        if self.kind in ONE_OF_EACH:
+            words = self.set_words()  # not str.capitalize: that would lower the cards' "QS"
+            side = f"{WHOLE[self.kind]}. {words[:1].upper()}{words[1:]}. {side}"
         if self.phase == "check" and self.check is not None:
-            keep = (("keep", "KEEP PICTURE"), ("skip", "TAKE AGAIN")) if self.kind == "dominoes" else (
+            keep = (("keep", "KEEP PICTURE"), ("skip", "TAKE AGAIN")) if ROUNDS[self.kind] == "picture" else (
                 ("keep", "KEEP ROLL"), ("skip", "ROLL AGAIN"))
             return check_screen(self.check, title=f"{title} - CHECK", message=check_words(self.check),
                                 side=how_words(self.kind), targets=keep, frame_size=self._size())

@@ -15,7 +15,7 @@ from table.reads import TableRead
 from tabletop21.cli import main
 from tests.conftest import SHARED
 from vision.dice_net import read_dice_net
-from vision.teach import Example, Taught, TaughtError, match, read_taught, teach_dice
+from vision.teach import Example, Taught, TaughtError, match, read_taught, teach, teach_dice
 
 LAYOUTS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
@@ -64,7 +64,8 @@ def test_a_taught_file_is_refused_with_other_models_or_damaged(taught):
         "not JSON": "{oops",
         "another kind of file": json.dumps({"dice": []}),
         "a later version": json.dumps({**data, "version": 99}),
-        "another kind": json.dumps({**data, "kind": "cards"}),
+        "another kind": json.dumps({**data, "kind": "chess"}),
+        "a dice file said to teach cards": json.dumps({**data, "kind": "cards"}),
         "other models": json.dumps({**data, "model": "0123456789abcdef"}),
         "a number gone": json.dumps({k: v for k, v in data.items() if k != "bias"}),
         "weights cut short": json.dumps({**data, "weights": data["weights"][:-1]}),
@@ -78,7 +79,8 @@ def test_a_taught_file_is_refused_with_other_models_or_damaged(taught):
         assert "\n" not in said[case] and "Traceback" not in said[case]
     assert "other reader models" in said["other models"] and "teach again" in said["other models"]
     assert "version 99" in said["a later version"]
-    assert "only dice, d10, dominoes can be taught" in said["another kind"]
+    assert "only dice, d10, dominoes, cards can be taught" in said["another kind"]
+    assert "other reader models" in said["a dice file said to teach cards"]
 
 
 def test_teaching_needs_real_dice_labels():
@@ -140,11 +142,12 @@ def test_bad_teaching_input_is_one_line_naming_the_file_and_teaches_nothing(tmp_
     assert not list(tmp_path.glob("*.part"))
 
 
-def test_kinds_not_taught_yet_say_so_from_a_folder_and_at_the_table(capsys):
-    assert main(["teach", "cards", "somewhere", "-o", "x.json"]) == 2
-    assert "only dice, d10, dominoes can be taught today" in capsys.readouterr().err
-    assert main(["teach", "cards"]) == 2  # at the table (no DIR): refused before any device opens
-    assert "only dice, d10, dominoes can be taught today" in capsys.readouterr().err
+def test_a_kind_no_reader_knows_is_refused_in_plain_words(capsys):
+    with pytest.raises(SystemExit):
+        main(["teach", "chess", "somewhere", "-o", "x.json"])
+    assert "invalid choice: 'chess'" in capsys.readouterr().err
+    with pytest.raises(TaughtError, match="only dice, d10, dominoes, cards can be taught today, not chess"):
+        teach("chess", [])
 
 
 def test_without_teaching_the_learned_reader_is_unchanged(taught):

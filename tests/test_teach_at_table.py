@@ -23,7 +23,7 @@ from hardware.frames import CameraLost, Frame
 from table.driver import Driver
 from table.errors import TableError
 from table.ledger import Ledger
-from table.reads import D10, Die, Domino, TableRead, Unreadable
+from table.reads import D10, Card, Die, Domino, FaceDown, TableRead, Unreadable
 from table.rules import HOUSE
 from tabletop21.appliance import Appliance, Table
 from tabletop21.cli import build_parser, main
@@ -132,13 +132,18 @@ def test_a_value_no_die_shows_is_refused_in_one_line_and_changes_nothing(kind, b
         RollCheck(kind, ((0.0, 0.0, 9.0, 9.0),), (bad,), (faces[kind],))
 
 
-def test_dice_d10_and_domino_rounds_are_corrected_and_cards_are_not():
+def test_dice_d10_domino_and_card_rounds_are_corrected_and_a_read_of_none_is_not():
     assert read_kind(TableRead(dice=(die(3, 0, 0),))) == "dice"
     assert read_kind(TableRead(unreadable=(Unreadable("d10", (5.0, 5.0), "glare"),))) == "d10"
     tile = Domino((3, 5), (50.0, 50.0), (20.0, 35.0, 80.0, 65.0), 0.0, 0.9)
     assert read_kind(TableRead(dominoes=(tile,))) == "dominoes"
     assert read_kind(TableRead(unreadable=(Unreadable("domino", (5.0, 5.0), "half hidden"),))) == "dominoes"
-    assert read_kind(TableRead(unreadable=(Unreadable("card", (5.0, 5.0), "glare"),))) is None
+    assert read_kind(TableRead(unreadable=(Unreadable("card", (5.0, 5.0), "glare"),))) == "cards"
+    card = Card("Q", "S", (50.0, 50.0), (30.0, 20.0, 70.0, 80.0), 0.0, 0.9)
+    assert read_kind(TableRead(cards=(card,))) == "cards"
+    assert read_kind(TableRead(cards=(card,), dice=(die(3, 0, 0),))) == "dice", "dice first, as ever"
+    assert read_kind(TableRead(face_down=(FaceDown("card", (5.0, 5.0), (0.0, 0.0, 10.0, 10.0)),))) is None
+    assert read_kind(TableRead()) is None
 
 
 # --- a die the table did not find, added ----------------------------------------------------------------------------

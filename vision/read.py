@@ -98,10 +98,12 @@ def read_dominoes_learned(frame_bgr: np.ndarray, calibration: Calibration | None
 
 
 def taught_reader(taught: Taught) -> Reader:
-    """The learned d6, d10 or domino reader with the owner's teaching (vision.teach), in
-    place of the shipped reader of `taught.kind` ("dice", "d10" or "dominoes"). It reads
-    the whole frame (no play area), as read_dice_learned. A taught domino reader is
-    merged with the hand-built one as the shipped learned one is (vision.dominoes.both)."""
+    """The learned d6, d10, domino or card reader with the owner's teaching (vision.teach),
+    in place of the shipped reader of `taught.kind` ("dice", "d10", "dominoes" or
+    "cards"). A taught d6 or d10 reader reads the whole frame (no play area), as
+    read_dice_learned. A taught domino reader is merged with the hand-built one as the
+    shipped learned one is (vision.dominoes.both); a taught card reader keeps the back
+    finder and the play area, as the shipped card reader does (vision.cards.learned)."""
     if taught.kind == "dominoes":  # merged with the hand-built reader, as the shipped one is (vision.dominoes.both)
         from vision.dominoes.both import read_dominoes_both
         from vision.teach_dominoes import read_taught_dominoes
@@ -113,6 +115,17 @@ def taught_reader(taught: Taught) -> Reader:
             return read_dominoes_both(frame_bgr, calibration, sure)
 
         return merged
+    if taught.kind == "cards":  # with the back finder, as the shipped card reader (vision.cards.learned)
+        from vision.cards.learned import read_cards_learned
+        from vision.teach_cards import read_taught_cards
+
+        def faces(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+            return read_taught_cards(frame_bgr, taught, calibration)
+
+        def cards(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+            return read_cards_learned(frame_bgr, calibration, faces)
+
+        return cards
     from vision.teach import read_taught
 
     def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:

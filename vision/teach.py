@@ -62,10 +62,13 @@ class Kind:
     # on runs of one d10 resting on one face, it read a run on another table 100% wrong
     # (docs/teach.md). Pips are told apart by count, and d6 teaching was measured without.
     min_values: int = 1
+    # A taught file's class count where it is not one head over the values (cards: a
+    # rank head of 14 classes, 0 "no index", beside a suit head of 4)
+    heads_width: int | None = None
 
     @property
     def classes(self) -> int:
-        return self.high - self.low + 2
+        return self.heads_width or self.high - self.low + 2
 
     def make(self, value: int, center, box, confidence: float):
         return (Die if self.name == "dice" else D10)(value, center, box, confidence)
@@ -74,8 +77,10 @@ class Kind:
 SPECS = {"dice": Kind("dice", "dice_net.json", 1, 6, True, "die", "die"),
          "d10": Kind("d10", "d10_net.json", 0, 9, False, "d10", "d10", min_values=6),
          # a tile's halves, 0-6 pips each (vision.teach_dominoes teaches and reads them)
-         "dominoes": Kind("dominoes", "domino_net.json", 0, 6, True, "tile", "domino")}
-KINDS = tuple(SPECS)  # what can be taught today; cards are not yet
+         "dominoes": Kind("dominoes", "domino_net.json", 0, 6, True, "tile", "domino"),
+         # a card's rank and suit (vision.teach_cards teaches and reads them)
+         "cards": Kind("cards", "card_net.json", 0, 0, False, "card", "card", heads_width=18)}
+KINDS = tuple(SPECS)  # what can be taught
 ENLARGE = (0.5, 0.71, 1.0, 1.41, 2.0)
 DETECTOR_THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 HEAD_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
@@ -92,11 +97,11 @@ class TaughtError(ValueError):
 @dataclass(frozen=True)
 class Example:
     """One labelled frame: its name (for messages) and its pieces as (value or None, box);
-    a domino tile's value is its two halves, (a, b)."""
+    a domino tile's value is its two halves, (a, b), a card's its rank and suit, ("10", "D")."""
 
     name: str
     frame: np.ndarray
-    dice: tuple[tuple[int | tuple[int, int] | None, tuple[float, float, float, float]], ...]
+    dice: tuple[tuple[int | tuple[int, int] | tuple[str, str] | None, tuple[float, float, float, float]], ...]
 
 
 @dataclass(frozen=True)
@@ -226,9 +231,12 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(1, keepdims=True)
 
 
-def _fit(x: np.ndarray, y: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fit(x: np.ndarray, y: np.ndarray, offset: np.ndarray, bias_l2: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Softmax regression with an L2 penalty, each class weighted by the inverse of how
-    often it is seen (a value taught on few dice still counts)."""
+    often it is seen (a value taught on few dice still counts). `bias_l2`: a penalty on
+    the bias too, for heads over many classes of which a few photos teach some not at
+    all (card ranks): unpenalized, the bias of a class never taught runs down and the
+    head stops reading it."""
     n, f = x.shape
     c = offset.shape[1]
     counts = np.bincount(y, minlength=c).astype(np.float64)
@@ -238,9 +246,10 @@ def _fit(x: np.ndarray, y: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, 
     def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
         w, b = theta[: f * c].reshape(f, c), theta[f * c:]
         p = _softmax(offset + x @ w + b)
-        value = -(weight * np.log(np.clip((p * onehot).sum(1), 1e-12, 1))).sum() / n + L2 * (w * w).sum()
+        value = (-(weight * np.log(np.clip((p * onehot).sum(1), 1e-12, 1))).sum() / n + L2 * (w * w).sum()
+                 + bias_l2 * (b * b).sum())
         g = (p - onehot) * weight[:, None] / n
-        return value, np.concatenate([(x.T @ g + 2 * L2 * w).ravel(), g.sum(0)])
+        return value, np.concatenate([(x.T @ g + 2 * L2 * w).ravel(), g.sum(0) + 2 * bias_l2 * b])
 
     theta = minimize(loss, np.zeros(f * c + c), jac=True, method="L-BFGS-B", options={"maxiter": 300}).x
     return theta[: f * c].reshape(f, c), theta[f * c:]
@@ -280,9 +289,9 @@ def teach_dice(examples: Iterable[Example], config_path=None,
 
 def teach(kind: str, examples: Iterable[Example], config_path=None,
           progress: Callable[[int, int], None] | None = None, min_values: int | None = None) -> Taught:
-    """A taught reader of `kind` ("dice", "d10", "dominoes") fitted to these labelled frames
-    of the owner's pieces (Example.dice holds them, whatever the kind: a value, or for
-    a tile its two halves). `min_values` other than
+    """A taught reader of `kind` ("dice", "d10", "dominoes", "cards") fitted to these labelled frames
+    of the owner's pieces (Example.dice holds them, whatever the kind: a value, for a
+    tile its two halves, for a card its rank and suit). `min_values` other than
     the kind's own is for measuring only (tools/d10_net/teach_bench.py)."""
     if kind not in SPECS:
         raise TaughtError(f"only {', '.join(KINDS)} can be taught today, not {kind}")
@@ -290,6 +299,10 @@ def teach(kind: str, examples: Iterable[Example], config_path=None,
         from vision.teach_dominoes import teach_dominoes
 
         return teach_dominoes(list(examples), config_path, progress)
+    if kind == "cards":
+        from vision.teach_cards import teach_cards
+
+        return teach_cards(list(examples), config_path, progress)
     spec = SPECS[kind]
     exs = _checked(examples, spec, min_values)
     config_path = _config(config_path, kind)
@@ -405,12 +418,16 @@ def _tally(held, shipped, labels, head_thr, keep_shipped, shipped_thr, shipped_n
 
 
 def read_taught(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> TableRead:
-    """Read the pieces a taught reader was taught (six-sided dice, d10s or domino tiles) in a
-    BGR frame."""
+    """Read the pieces a taught reader was taught (six-sided dice, d10s, domino tiles or
+    cards) in a BGR frame."""
     if taught.kind == "dominoes":
         from vision.teach_dominoes import read_taught_dominoes
 
         return read_taught_dominoes(frame_bgr, taught, config_path)
+    if taught.kind == "cards":
+        from vision.teach_cards import read_taught_cards
+
+        return read_taught_cards(frame_bgr, taught, config_path=config_path)
     spec = SPECS[taught.kind]
     frame = dice_net._check_frame(frame_bgr)
     nets = dice_net.load_nets(_config(config_path, taught.kind))

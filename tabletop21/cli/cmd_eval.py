@@ -45,7 +45,7 @@ def register(subparsers) -> None:
     parser.add_argument("--cards-hand", action="store_true",
                         help="score the hand-built card reader (docs/vision-cards-d10.md) in place of the learned one")
     parser.add_argument("--taught", metavar="FILE",
-                        help="score the dice, d10s or tiles with this taught reader (`tabletop21 teach`) in place of the shipped one")
+                        help="score the dice, d10s, tiles or cards with this taught reader (`tabletop21 teach`) in place of the shipped one")
     parser.add_argument("--dice-model", metavar="FILE", action="append",
                         help="score the dice reader alone with these weights (e.g. trained on the other "
                              "half); repeat for several networks")

@@ -21,7 +21,7 @@ def register(subparsers) -> None:
     parser.add_argument("--kinds", default=",".join(READERS), type=_kinds,
                         help=f"readers to run, comma-separated (default: all of {','.join(READERS)})")
     parser.add_argument("--json", action="store_true", help="print one JSON array (the default is a summary line per image)")
-    parser.add_argument("--taught", metavar="FILE", help="read the dice, d10s or domino tiles with this taught reader (`tabletop21 teach`)")
+    parser.add_argument("--taught", metavar="FILE", help="read the dice, d10s, domino tiles or cards with this taught reader (`tabletop21 teach`)")
     parser.set_defaults(run=run)
 
 

@@ -22,11 +22,11 @@ def register(subparsers) -> None:
     replay.add_argument("--speed", type=_speed, default=1.0, help="playback speed (0: as fast as possible)")
     replay.add_argument("--advisor", action="store_true", help="show each choice's expected value")
     replay.add_argument("--correct", action="store_true",
-                        help="go through every read of dice, d10s or domino tiles and say what it was: each one "
+                        help="go through every read of dice, d10s, domino tiles or cards and say what it was: each one "
                              "kept teaches `tabletop21 teach KIND` next time")
     replay.add_argument("--into", metavar="DIR", default=None,
                         help="the teaching folder --correct keeps reads in (default ~/tabletop21/teach-dice, "
-                             "teach-d10 or teach-dominoes)")
+                             "teach-d10, teach-dominoes or teach-cards)")
     replay.set_defaults(run=run_replay)
     demo = subparsers.add_parser("demo", help="replay a bundled session (Dicey 21 unless a game is named) on the display")
     demo.add_argument("game", nargs="?", default="dicey21",
@@ -81,7 +81,7 @@ def run_demo(args) -> int:
 
 
 def _correct(session, args) -> int:
-    from tabletop21.corrections import TEACH_FOLDERS, correct
+    from tabletop21.corrections import ROUNDS, TEACH_FOLDERS, correct
 
     def folder_for(kind: str) -> Path:
         return Path(args.into or TEACH_FOLDERS[kind]).expanduser()
@@ -93,11 +93,11 @@ def _correct(session, args) -> int:
         print(f"stopped: the reads answered so far are kept in {args.into or 'their teaching folders'}")
         return 130
     for folder, (kind, count) in saved.items():
-        what = "picture" if kind == "dominoes" else "roll"
+        what = ROUNDS[kind]
         print(f"{count} {what}{'s' if count > 1 else ''} kept in {folder}: teach with "
               f"`tabletop21 teach {kind} {folder} -o FILE`")
     if not saved:
-        print(f"{args.session}: no roll of dice (or picture of tiles) kept")
+        print(f"{args.session}: no roll of dice (or picture of tiles or cards) kept")
     return 0
 
 

@@ -15,19 +15,19 @@ ALL_KINDS = ("dice", "d10", "dominoes", "cards")
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("teach", help="teach a reader your own dice, d10s or domino tiles from labelled photos")
+    parser = subparsers.add_parser("teach", help="teach a reader your own dice, d10s, domino tiles or cards from labelled photos")
     parser.add_argument("kind", choices=ALL_KINDS, metavar="KIND", help=f"what to teach: {', '.join(ALL_KINDS)}")
     parser.add_argument("directory", nargs="?", metavar="DIR",
                         help="photos with a labels.json in the `eval` format (15-20 photos of your pieces); without "
-                             "it, teach at the table: roll (or lay out tiles), and confirm or correct each piece on "
-                             "the screen")
+                             "it, teach at the table: roll (or lay out tiles or cards), and confirm or correct each "
+                             "piece on the screen")
     parser.add_argument("-o", "--out", metavar="FILE",
                         help="the taught-reader file to write (default: the settings' [table] taught)")
     parser.add_argument("--config", default=None,
                         help="settings file (TOML); default $TABLETOP21_CONFIG, else ~/tabletop21/table.toml")
     parser.add_argument("--into", metavar="DIR",
-                        help="at the table: the teaching folder each roll (or picture of tiles) kept goes into "
-                             "(default ~/tabletop21/teach-dice, teach-d10 or teach-dominoes)")
+                        help="at the table: the teaching folder each roll (or picture of tiles or cards) kept goes "
+                             "into (default ~/tabletop21/teach-dice, teach-d10, teach-dominoes or teach-cards)")
     parser.add_argument("--fullscreen", action="store_true", help="at the table: fill the screen (kiosk mode)")
     parser.add_argument("--forget", metavar="FILE", help="remove this taught-reader file: the shipped reader reads again")
     parser.set_defaults(run=run)
@@ -55,7 +55,7 @@ def run(args) -> int:
 
         with teaching_at_table(args.kind, args.config, out=args.out, into=args.into,
                                fullscreen=args.fullscreen) as opened:
-            rounds = "pictures" if args.kind == "dominoes" else "rolls"
+            rounds = "pictures" if args.kind in ("dominoes", "cards") else "rolls"
             print(f"tabletop21: teaching the table your {args.kind} at the table: the screen says what to do; the "
                   f"{rounds} kept go into {opened.teacher.folder}, the taught reader into {opened.out}. Esc (or "
                   f"Ctrl+C) stops; the {rounds} kept stay.")

@@ -4,7 +4,8 @@ beside them.
     python -m tools.card_net.export --run runs/cardnet                      # -> runs/cardnet/onnx/
     python -m tools.card_net.export --run runs/cardnet --dest vision/models
 
-Thresholds are those of the card_net.json already at the destination, or the defaults
+The index classifier also gives the features its last layer reads (a taught head is
+fitted on them, vision.teach_cards). Thresholds are those of the card_net.json already at the destination, or the defaults
 below; the card geometry is the one the run measured on its training designs."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tools.card_net.train import CROP, CROP_SCALE, STRIDE, ClassifierExport, cla
 from tools.dice_net.data import PAD_VALUE
 from tools.dice_net.export import export_cli, run_about
 from tools.dice_net.models import DetectorExport
+from tools.dice_net.onnx_outputs import add_features
 
 INPUT = 448  # the run-time letterbox
 DEFAULTS = {"threshold": 0.3, "sure_index": 0.5, "face_threshold": 0.9, "not_index_threshold": 0.5}
@@ -42,6 +44,7 @@ def write_onnx(run: Path, dest: Path, last: bool = False) -> None:
     torch.onnx.export(ClassifierExport(net), torch.zeros(2, 3, CROP, CROP), str(dest / "card_index.onnx"),
                       input_names=["crops"], output_names=["probs"], opset_version=17, dynamo=False,
                       dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}})
+    add_features(dest / "card_index.onnx")
 
 
 def export(run: Path, dest: Path, last: bool = False) -> Path:

@@ -14,6 +14,7 @@ pattern)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -24,15 +25,17 @@ from vision.cards.read import read_backs
 from vision.colour import grey_refusal
 
 
-def read_cards_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+def read_cards_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None,
+                       read_faces: Callable[[np.ndarray, Calibration | None], TableRead] | None = None) -> TableRead:
     """Cards, face-down cards and unreadable cards in a BGR frame (inside the play area
     when a calibration is given). A grey frame is refused over the whole view, as the
     hand-built reader refuses it. Anything but an image is a ValueError
-    (vision.image_io.NotAnImage)."""
+    (vision.image_io.NotAnImage). `read_faces`: the face reader (a taught one,
+    vision.teach_cards, in place of the shipped networks, read_cards_net)."""
     frame_bgr = checked_frame(frame_bgr, calibration, min_side=32)
     if (refusal := grey_refusal(frame_bgr, "card", "cards")) is not None:
         return refusal
-    faces = read_cards_net(frame_bgr, calibration)
+    faces = (read_faces or read_cards_net)(frame_bgr, calibration)
     backs = read_backs(frame_bgr, calibration)
     face_down = tuple(b for b in backs.face_down
                       if not any(inside(c.center, b.box) or inside(b.center, c.box) for c in faces.cards))

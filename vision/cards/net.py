@@ -53,7 +53,7 @@ def _right(down) -> np.ndarray:
     return np.array([d[1], -d[0]])
 
 
-def _middle(centre, down, height: float, geometry: dict) -> np.ndarray:
+def card_middle(centre, down, height: float, geometry: dict) -> np.ndarray:
     """Where the middle of the card an index belongs to lies (`geometry`: in index heights)."""
     d = np.asarray(down, np.float64)
     return np.asarray(centre, np.float64) + (d * geometry["centre_down"]
@@ -124,19 +124,23 @@ def index_inputs(frame: np.ndarray, found: list[dict], nets) -> np.ndarray:
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))
 
 
-def classify(frame: np.ndarray, found: list[dict], nets) -> None:
-    """Each find's rank probabilities (`ranks`, class 0 no index) and suit probabilities."""
+def classify(frame: np.ndarray, found: list[dict], nets) -> np.ndarray | None:
+    """Each find's rank probabilities (`ranks`, class 0 no index) and suit probabilities;
+    returns the features the classifier's last layer read for each find (what a taught
+    head is fitted on, vision.teach_cards), None when there is no find."""
     if not found:
-        return
-    probs = nets.face.run(None, {nets.face_in: index_inputs(frame, found, nets)})[0]
-    for f, p in zip(found, probs.astype(float)):
+        return None
+    wanted = [out.name for out in nets.face.get_outputs()][:2]  # "probs", and "features" where the model has them
+    got = nets.face.run(wanted, {nets.face_in: index_inputs(frame, found, nets)})
+    for f, p in zip(found, got[0].astype(float)):
         f["ranks"], f["suits"] = p[:RANK_CLASSES], p[RANK_CLASSES:]
+    return got[1] if len(got) > 1 else None
 
 
 def card_place(centre, down, height: float, geometry: dict, frame_wh) -> tuple[tuple[float, float], tuple, float]:
     """(centre, box, angle) of the card an index at `centre` facing `down` belongs to,
     from the card shape in `geometry` (in index heights)."""
-    return _placed(_middle(centre, down, height, geometry), np.asarray(down, np.float64), height, geometry, frame_wh)
+    return _placed(card_middle(centre, down, height, geometry), np.asarray(down, np.float64), height, geometry, frame_wh)
 
 
 def _placed(c: np.ndarray, d: np.ndarray, height: float, geometry: dict, frame_wh):
@@ -177,7 +181,7 @@ def _twins(a: dict, b: dict, geometry: dict) -> bool:
     the cards' far corners gather near the hand's pivot, so only a close fit counts.)"""
     if float(np.dot(a["down"], b["down"])) >= -0.9:
         return False
-    twin = 2 * _middle(a["centre"], a["down"], a["height"], geometry) - np.asarray(a["centre"])
+    twin = 2 * card_middle(a["centre"], a["down"], a["height"], geometry) - np.asarray(a["centre"])
     return float(np.hypot(*(twin - np.asarray(b["centre"])))) < 0.35 * max(a["height"], b["height"])
 
 
@@ -187,15 +191,15 @@ def decide(found: list[dict], cfg: dict, frame_wh) -> tuple[list[Card], list[Unr
     threshold, not_index = float(face["threshold"]), float(face["not_index_threshold"])
     sure = float(cfg["detector"]["sure_index"])
     reads, unsure = [], []
-    for f in found:
-        if f["ranks"][0] >= not_index:
+    for f in found:  # a taught reader (vision.teach_cards) decides "drop" and "sure" itself
+        if f.get("drop", f["ranks"][0] >= not_index):
             continue
         k = int(np.argmax(f["ranks"][1:])) + 1
         s = int(np.argmax(f["suits"]))
         pr, ps = float(f["ranks"][k]), float(f["suits"][s])
         f["card"] = (RANKS[k - 1], SUITS[s])
         f["confidence"] = min(pr, ps)
-        if pr >= threshold and ps >= threshold:
+        if f.get("sure", pr >= threshold and ps >= threshold):
             reads.append(f)
         elif f["score"] >= sure:
             f["reason"] = (f"cannot read this card's corner for sure ({RANKS[k - 1]}: {pr:.2f}, suit "
