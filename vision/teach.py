@@ -94,6 +94,9 @@ class TaughtError(ValueError):
     """A taught file or teaching set that cannot be used, in one line of plain words."""
 
 
+Label = int | tuple[int, int] | tuple[str, str]  # a die's value, a tile's halves, a card's rank and suit
+
+
 @dataclass(frozen=True)
 class Example:
     """One labelled frame: its name (for messages) and its pieces as (value or None, box);
@@ -101,7 +104,7 @@ class Example:
 
     name: str
     frame: np.ndarray
-    dice: tuple[tuple[int | tuple[int, int] | tuple[str, str] | None, tuple[float, float, float, float]], ...]
+    dice: tuple[tuple[Label | None, tuple[float, float, float, float]], ...]
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,31 @@ def _fit(x: np.ndarray, y: np.ndarray, offset: np.ndarray, bias_l2: float = 0.0)
 
     theta = minimize(loss, np.zeros(f * c + c), jac=True, method="L-BFGS-B", options={"maxiter": 300}).x
     return theta[: f * c].reshape(f, c), theta[f * c:]
+
+
+def checked_pieces(examples: Iterable[Example], piece: str, many: str, valid: Callable[[object], bool], what: str,
+                   as_value: Callable[[object], Label], least: int, better: str) -> list[Example]:
+    """The examples with their frames checked and their labels as `as_value` makes them,
+    or a TaughtError naming the photo: a label `valid` refuses ("a tile is labelled
+    [7, 2], and `what`"), a box that is not x0 < x1, y0 < y1, fewer than `least` labelled
+    pieces (`better`: what teaches well). A piece labelled None (nobody could tell it)
+    stays None: taught as nothing."""
+    out = []
+    for ex in examples:
+        for value, box in ex.dice:
+            if value is not None and not valid(value):
+                shown = list(value) if isinstance(value, (tuple, list)) else value
+                raise TaughtError(f"{ex.name}: a {piece} is labelled {shown!r}, and {what}")
+            if len(box) != 4 or not box[0] < box[2] or not box[1] < box[3]:
+                raise TaughtError(f"{ex.name}: a {piece}'s box {list(box)} is not x0 < x1, y0 < y1")
+        pieces = tuple((None if v is None else as_value(v), (float(b[0]), float(b[1]), float(b[2]), float(b[3])))
+                       for v, b in ex.dice)
+        out.append(Example(ex.name, dice_net._check_frame(ex.frame), pieces))
+    if not out:
+        raise TaughtError("nothing to teach from: no labelled photos")
+    if sum(1 for ex in out for value, _ in ex.dice if value is not None) < least:
+        raise TaughtError(f"too few labelled {many} to teach from (at least {least} are needed; {better})")
+    return out
 
 
 def _checked(examples: Iterable[Example], spec: Kind, min_values: int | None = None) -> list[Example]:

@@ -45,6 +45,7 @@ from vision.teach import (
     _inputs,
     _log,
     _softmax,
+    checked_pieces,
     match,
     model_id,
 )
@@ -67,26 +68,13 @@ def checked(examples: Sequence[Example]) -> list[Example]:
     """The examples with their frames checked, or a TaughtError naming the photo: tile
     halves must be two whole numbers 0-6 (or the tile None: a tile whose pips nobody
     could tell, taught as nothing), boxes x0 < x1, y0 < y1."""
-    out = []
-    for ex in examples:
-        for halves, box in ex.dice:
-            if halves is not None and not (
-                    isinstance(halves, (tuple, list)) and len(halves) == 2
-                    and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6 for v in halves)):
-                shown = list(halves) if isinstance(halves, (tuple, list)) else halves
-                raise TaughtError(f"{ex.name}: a tile is labelled {shown!r}, and a double-six tile's two halves "
-                                  "show 0 to 6 pips each")
-            if len(box) != 4 or not box[0] < box[2] or not box[1] < box[3]:
-                raise TaughtError(f"{ex.name}: a tile's box {list(box)} is not x0 < x1, y0 < y1")
-        tiles = tuple((None if h is None else _halves(h), (float(b[0]), float(b[1]), float(b[2]), float(b[3])))
-                      for h, b in ex.dice)
-        out.append(Example(ex.name, dice_net._check_frame(ex.frame), tiles))
-    if not out:
-        raise TaughtError("nothing to teach from: no labelled photos")
-    if sum(1 for ex in out for halves, _ in ex.dice if halves is not None) < MIN_TILES:
-        raise TaughtError(f"too few labelled tiles to teach from (at least {MIN_TILES} are needed; the whole set, "
-                          "28 tiles, in a few pictures is better)")
-    return out
+    return checked_pieces(examples, "tile", "tiles", _is_tile, "a double-six tile's two halves show 0 to 6 pips each",
+                          _halves, MIN_TILES, "the whole set, 28 tiles, in a few pictures is better")
+
+
+def _is_tile(halves: object) -> bool:
+    return (isinstance(halves, (tuple, list)) and len(halves) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6 for v in halves))
 
 
 def _views(batch: np.ndarray) -> np.ndarray:
