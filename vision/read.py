@@ -32,6 +32,15 @@ OUTSIZED = 4.0  # a refusal whose box is this many times an object's is not of t
 
 
 def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The hand-built d6 reader, each die it reads or refuses kept only where the learned
+    reader's detector also sees one (vision.dice_seen; docs/vision.md)."""
+    from vision.dice_seen import read_dice_seen
+
+    return read_dice_seen(frame_bgr, calibration)
+
+
+def read_dice_hand_built(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+    """The hand-built d6 reader alone (vision.dice), without the detector's check."""
     from vision.dice import read_dice
 
     return read_dice(frame_bgr, calibration)
@@ -136,7 +145,8 @@ def taught_reader(taught: Taught) -> Reader:
 
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
 # Readers to choose by name in place of a shipped one (`read --kinds`, `eval --dice-net`).
-OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned, "d10-net": read_d10_learned,
+OTHER_READERS: dict[str, Reader] = {"dice-net": read_dice_learned, "dice-hand": read_dice_hand_built,
+                                    "d10-net": read_d10_learned,
                                     "dominoes-net": read_dominoes_learned, "dominoes-hand": read_dominoes_hand_built,
                                     "cards-net": read_cards,
                                     "cards-hand": read_cards_hand_built}

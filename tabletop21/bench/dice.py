@@ -1,5 +1,6 @@
-"""`tabletop21 bench dice`: milliseconds per 640x640 frame for the dice reader and the
-settle detector, single-threaded (a Pi 4 core is roughly five times slower than one
+"""`tabletop21 bench dice`: milliseconds per 640x640 frame for the dice reader (the
+hand-built reader checked by the learned detector, vision.dice_seen) and the settle
+detector, single-threaded (a Pi 4 core is roughly five times slower than one
 core of the development machine), the reader on frames of the appliance camera's
 size, and the peak memory of a fresh process with the readers loaded."""
 
@@ -14,8 +15,9 @@ import numpy as np
 
 from tabletop21.bench.memory import fresh_peak_mb
 from tabletop21.progress import progress
-from vision.dice import read_dice
+from vision.dice import read_dice as read_dice_hand
 from vision.dice_net import read_dice_net
+from vision.dice_seen import read_dice_seen as read_dice
 from vision.image_io import load_bgr
 from vision.settle import SettleDetector
 
@@ -95,6 +97,9 @@ def run(args=None) -> None:
         camera = timings(read_dice, paths, _camera_frame)[0]
         print(f"{name} enlarged twice, cut to 1280x720 (the camera's frames): read_dice mean {camera.mean():.1f} ms, "
               f"p95 {np.percentile(camera, 95):.1f} ms")
+        hand = timings(read_dice_hand, paths, passes=READ_PASSES).min(axis=0)
+        print(f"{name}: the hand-built reader alone, without the detector's check (vision.dice.read_dice) mean "
+              f"{hand.mean():.1f} ms (each frame's least of {READ_PASSES}), against {least.mean():.1f} ms checked")
         learned = timings(read_dice_net, paths, passes=READ_PASSES).min(axis=0)
         learned_camera = timings(read_dice_net, paths, _camera_frame)[0]
         print(f"{name}: the learned reader (read_dice_net, one onnxruntime thread) mean {learned.mean():.1f} ms "
@@ -105,11 +110,11 @@ def run(args=None) -> None:
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     photos = sorted(PHOTO_SETS["real photos"].glob("*.jpg"))
     sizes = ((640, 640), (1280, 720))
-    readers = ["vision.dice.read_dice", "vision.dice_net.read_dice_net"]
+    readers = ["vision.dice_seen.read_dice_seen", "vision.dice_net.read_dice_net", "vision.dice.read_dice"]
     for hand_back, how in ((True, "memory handed back after each read, as the appliance does"),
                            (False, "memory kept by malloc between reads")):
-        peaks = [fresh_peak_mb(r, photos, sizes, hand_back) for r in (readers[:1], readers[1:], readers)]
+        peaks = [fresh_peak_mb(r, photos, sizes, hand_back) for r in (readers[:1], readers[1:2], readers[2:])]
         print(f"peak memory of a fresh process reading the {len(photos)} real photos at 640x640 and 1280x720, "
-              f"{how}: the shipped reader {peaks[0]:.0f} MB, the learned one {peaks[1]:.0f} MB, both loaded "
-              f"{peaks[2]:.0f} MB")
+              f"{how}: the shipped reader {peaks[0]:.0f} MB, the learned one {peaks[1]:.0f} MB, the hand-built "
+              f"one alone (no detector) {peaks[2]:.0f} MB")
     print(f"this benchmark's process {peak_kb / 1024:.0f} MB")

@@ -33,6 +33,8 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--dice-net", action="store_true",
                         help="score the learned d6 reader (ONNX; docs/vision-dice-net.md) in place of the shipped one")
+    parser.add_argument("--dice-hand", action="store_true",
+                        help="score the hand-built d6 reader alone, without the learned detector's check (docs/vision.md)")
     parser.add_argument("--d10-net", action="store_true",
                         help="score the learned d10 reader (ONNX; docs/vision-cards-d10.md) in place of the shipped one")
     parser.add_argument("--dominoes-net", action="store_true",
@@ -97,6 +99,8 @@ def run(args) -> int:
     chosen = {kind: READERS[kind] for kind in labelled_kinds(labels) if kind in READERS}
     if args.dice_net and "dice" in chosen:
         chosen["dice"] = OTHER_READERS["dice-net"]
+    if args.dice_hand and "dice" in chosen:
+        chosen["dice"] = OTHER_READERS["dice-hand"]
     if args.d10_net and "d10" in chosen:
         chosen["d10"] = OTHER_READERS["d10-net"]
     if args.dominoes_net and "dominoes" in chosen:
