@@ -1,6 +1,7 @@
 """The default d6 reader (vision.dice_seen): the hand-built reader's dice and refusals kept
-only where the learned detector sees a die. It drops what the detector sees nothing at,
-adds nothing, and on real photos of another table reads far fewer phantoms."""
+only where the learned detector sees a die, and a die refused where the learned
+classifier reads another value for sure. It adds nothing, and on real photos of another
+table reads far fewer phantoms and wrong values."""
 
 import json
 from pathlib import Path
@@ -57,22 +58,43 @@ def test_on_the_tray_it_reads_as_the_hand_built_reader():
 
 
 @pytest.mark.skipif(not AWS.is_dir(), reason="../shared/data/dice-aws is not beside the repository")
-def test_on_another_table_it_reads_far_fewer_phantoms():
+def test_on_another_table_it_reads_far_fewer_phantoms_and_wrong_values():
     # The shipped detector was trained on these photos' source: the figure for a table it
     # never saw (a detector trained without it) is in docs/vision.md.
     names = sorted(json.loads((AWS / "labels.json").read_text()))[::6]
     alone = summary(evaluate(AWS, read_dice_hand, names))["kinds"]["dice"]
     checked = summary(evaluate(AWS, dice_seen.read_dice_seen, names))["kinds"]["dice"]
     assert checked["phantoms"] <= alone["phantoms"] / 2, (alone, checked)
+    wrong_alone, wrong_checked = alone["found"] - alone["value_right"], checked["found"] - checked["value_right"]
+    assert wrong_checked <= wrong_alone / 2, (alone, checked)
     assert checked["needless_refusals"] < alone["needless_refusals"], (alone, checked)
-    assert checked["value_right"] >= 0.9 * alone["value_right"], (alone, checked)
+    assert checked["value_right"] >= 0.85 * alone["value_right"], (alone, checked)
 
 
 def test_the_bench_scores_the_hand_built_reader_alone_and_checked(capsys):
     from tools.dice_net.seen_bench import main
 
     fixtures = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
-    out = main([str(fixtures), "--every", "6", "--seen", "0.1,0.5"])
+    out = main([str(fixtures), "--every", "6", "--seen", "0.1,0.5", "--disagree", "none"])
     assert list(out) == ["hand-built alone", "checked at 0.1", "checked at 0.5"]
     alone, checked = (out[k]["kinds"]["dice"] for k in ("hand-built alone", "checked at 0.5"))
     assert checked["found"] <= alone["found"] and "photos perfect" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not DICE_PHOTOS.is_dir(), reason="../shared/data/dice-d6-photos is not beside the repository")
+def test_a_value_the_learned_classifier_reads_otherwise_for_sure_is_refused(monkeypatch):
+    import dataclasses
+
+    from vision.image_io import load_bgr
+
+    name = sorted(json.loads((DICE_PHOTOS / "labels.json").read_text()))[0]
+    frame = load_bgr(DICE_PHOTOS / "images" / name)
+    honest = read_dice_hand(frame)
+    assert len(honest.dice) >= 3
+    misread = tuple(dataclasses.replace(d, value=d.value % 6 + 1) for d in honest.dice)  # every value one off
+    monkeypatch.setattr(dice_seen, "read_dice_hand", lambda f, c=None: dataclasses.replace(honest, dice=misread))
+    read = dice_seen.read_dice_seen(frame)
+    refused = [u for u in read.unreadable if "disagree" in u.reason]
+    assert len(refused) >= 0.8 * len(misread) and len(read.dice) <= 0.2 * len(misread), read
+    monkeypatch.setattr(dice_seen, "read_dice_hand", lambda f, c=None: honest)
+    assert dice_seen.read_dice_seen(frame).dice == honest.dice, "values both readers agree on are kept"

@@ -8,8 +8,11 @@ the detector never saw: 14% phantoms, 373 refusals where no die lies). The detec
 trained on three photo sources and composites, finds a die where there is one and
 rarely where there is none, so a die the hand-built reader reads with no detector find
 on or near it (its box grown by GROW each way) is dropped, and so is a refusal with
-such a box (a whole-view refusal stays). Nothing is added: the values are the
-hand-built reader's. docs/vision.md has the figures ("Dice seen by the detector").
+such a box (a whole-view refusal stays). A die the learned face classifier, cutting it
+at the detector's box, reads as another value with DISAGREE or more is refused ("the
+two dice readers disagree"): the table asks for a re-roll rather than pay on a value
+two readers dispute. Nothing is added, and a value is the hand-built reader's or none.
+docs/vision.md has the figures ("The detector's check").
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from table.reads import Box, TableRead
+from table.reads import Box, Die, TableRead, Unreadable
 from vision import dice_net
 from vision.calibration import Calibration
 from vision.dice import read_dice as read_dice_hand
 
 SEEN = 0.1  # detector score at or over which a find counts as a die seen
+DISAGREE = 0.9  # the learned classifier's probability of another value at which a die is refused
 GROW = 0.2  # a find this share of a die's box beyond its edges still sees that die
 
 
@@ -35,17 +39,39 @@ def seen(box: Box, finds: Sequence[dict]) -> bool:
     return any(x0 - gx <= f["center"][0] <= x1 + gx and y0 - gy <= f["center"][1] <= y1 + gy for f in finds)
 
 
+def _nearest(die: Die, finds: Sequence[dict]) -> dict:
+    """The find nearest a die, of those that see it."""
+    return min((f for f in finds if seen(die.box, [f])),
+               key=lambda f: (f["center"][0] - die.center[0]) ** 2 + (f["center"][1] - die.center[1]) ** 2)
+
+
 def read_dice_seen(frame_bgr: np.ndarray, calibration: Calibration | None = None, *, threshold: float = SEEN,
-                   config=None) -> TableRead:
+                   disagree: float | None = DISAGREE, config=None) -> TableRead:
     """Every d6 the hand-built reader reads in the frame (inside the play area when
-    calibrated) that the learned detector also sees; refusals likewise. `threshold` and
-    `config` (another dice_net.json, a detector trained without a source) are for
-    measuring (tools/dice_net/seen_bench.py). Anything but an image is a ValueError
-    (vision.image_io.NotAnImage), as for the hand-built reader."""
+    calibrated) that the learned detector also sees, refusals likewise; a die whose value
+    the learned face classifier reads otherwise with at least `disagree` (None: never)
+    is refused. `threshold`, `disagree` and `config` (another dice_net.json, networks
+    trained without a source) are for measuring (tools/dice_net/seen_bench.py).
+    Anything but an image is a ValueError (vision.image_io.NotAnImage), as for the
+    hand-built reader."""
     read = read_dice_hand(frame_bgr, calibration)
     boxed = [u for u in read.unreadable if u.box is not None]
     if not read.dice and not boxed:
         return read
-    finds = dice_net.detect(dice_net._check_frame(frame_bgr), dice_net.load_nets(config), threshold)
-    return dataclasses.replace(read, dice=tuple(d for d in read.dice if seen(d.box, finds)),
-                               unreadable=tuple(u for u in read.unreadable if u.box is None or seen(u.box, finds)))
+    frame, nets = dice_net._check_frame(frame_bgr), dice_net.load_nets(config)
+    finds = dice_net.detect(frame, nets, threshold)
+    dice = [d for d in read.dice if seen(d.box, finds)]
+    unreadable = [u for u in read.unreadable if u.box is None or seen(u.box, finds)]
+    if dice and disagree is not None:
+        # the classifier reads each die as the learned reader cuts it: at its detector's box
+        probs = dice_net.classify(dice_net.face_crops(frame, nets, [_nearest(d, finds) for d in dice]), nets)
+        kept = []
+        for die, p in zip(dice, probs):
+            other = int(np.argmax(p[1:])) + 1
+            if other != die.value and p[other] >= disagree:
+                unreadable.append(Unreadable("die", die.center, f"the two dice readers disagree ({die.value} or "
+                                             f"{other}): re-roll it", die.box))
+            else:
+                kept.append(die)
+        dice = kept
+    return dataclasses.replace(read, dice=tuple(dice), unreadable=tuple(unreadable))

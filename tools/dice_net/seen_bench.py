@@ -18,12 +18,13 @@ import cv2
 
 from tabletop21.evaluate import evaluate, summary
 from vision.dice import read_dice
-from vision.dice_seen import SEEN, read_dice_seen
+from vision.dice_seen import DISAGREE, SEEN, read_dice_seen
 
 
 def line(name: str, result: dict) -> str:
     k = result["kinds"]["dice"]
-    return (f"{name:24s} right {k['value_right_pct']:6.2f}%  phantoms {k['phantom_pct']:6.2f}%  unreadable "
+    k_wrong = k["found"] - k["value_right"]
+    return (f"{name:34s} right {k['value_right_pct']:6.2f}%  wrong {100 * k_wrong / max(k['labelled'], 1):5.2f}%  phantoms {k['phantom_pct']:6.2f}%  unreadable "
             f"{k['unreadable_pct']:5.2f}%  refusals where no die lies {k['needless_refusals']:4d}  photos perfect "
             f"{result['perfect_pct']:6.2f}% of {result['photos']}")
 
@@ -34,15 +35,21 @@ def main(argv=None) -> dict[str, dict]:
     ap.add_argument("--config", type=Path, help="the detector's dice_net.json (default: the shipped one)")
     ap.add_argument("--every", type=int, default=1, help="score every Nth photo")
     ap.add_argument("--seen", default=str(SEEN), help="comma-separated detector scores to check at")
+    ap.add_argument("--disagree", default=f"none,{DISAGREE}",
+                    help="comma-separated classifier probabilities of another value at which a die is refused "
+                         "(none: never)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     names = sorted(json.loads((a.source / "labels.json").read_text()))[::a.every]
     out = {"hand-built alone": summary(evaluate(a.source, read_dice, names))}
     print(line("hand-built alone", out["hand-built alone"]), flush=True)
     for score in map(float, a.seen.split(",")):
-        name = f"checked at {score:g}"
-        out[name] = summary(evaluate(a.source, partial(read_dice_seen, threshold=score, config=a.config), names))
-        print(line(name, out[name]), flush=True)
+        for word in a.disagree.split(","):
+            disagree = None if word == "none" else float(word)
+            name = f"checked at {score:g}" + ("" if disagree is None else f", disagree {disagree:g}")
+            reader = partial(read_dice_seen, threshold=score, disagree=disagree, config=a.config)
+            out[name] = summary(evaluate(a.source, reader, names))
+            print(line(name, out[name]), flush=True)
     return out
 
 
