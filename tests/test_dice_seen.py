@@ -98,3 +98,24 @@ def test_a_value_the_learned_classifier_reads_otherwise_for_sure_is_refused(monk
     assert len(refused) >= 0.8 * len(misread) and len(read.dice) <= 0.2 * len(misread), read
     monkeypatch.setattr(dice_seen, "read_dice_hand", lambda f, c=None: honest)
     assert dice_seen.read_dice_seen(frame).dice == honest.dice, "values both readers agree on are kept"
+
+
+@pytest.mark.skipif(not DICE_PHOTOS.is_dir(), reason="../shared/data/dice-d6-photos is not beside the repository")
+def test_a_grey_frame_the_hand_built_reader_refuses_is_read_by_the_learned_one():
+    import cv2
+
+    from vision.image_io import load_bgr
+
+    labels = json.loads((DICE_PHOTOS / "labels.json").read_text())
+    right = read = 0
+    for name in sorted(labels)[:8]:
+        grey = cv2.cvtColor(cv2.cvtColor(load_bgr(DICE_PHOTOS / "images" / name), cv2.COLOR_BGR2GRAY),
+                            cv2.COLOR_GRAY2BGR)
+        assert "no colour" in read_dice_hand(grey).unreadable[0].reason
+        got = dice_seen.read_dice_seen(grey)
+        assert not any("no colour" in u.reason for u in got.unreadable)
+        for die in got.dice:
+            read += 1
+            right += any(lab["box"][0] <= die.center[0] <= lab["box"][2] and lab["box"][1] <= die.center[1]
+                         <= lab["box"][3] and lab.get("value") == die.value for lab in labels[name]["dice"])
+    assert read >= 20 and right >= read - 1, (right, read)

@@ -1,7 +1,8 @@
 """A camera set to grey (or an infrared night mode): the d6 networks read such frames
 with confident wrong values, and the other readers miss many of their objects
-(docs/vision.md, "Weak colour"), so every reader refuses the whole view with the
-reason, and frames with any colour at all are read as before."""
+(docs/vision.md, "Weak colour"), so every such reader refuses the whole view with the
+reason (the table's d6 reader then reads with the learned one, tests/test_dice_seen.py),
+and frames with any colour at all are read as before."""
 
 import json
 from pathlib import Path
@@ -44,10 +45,12 @@ def test_a_grey_frame_is_one_refusal_for_the_whole_view(reader, kind, field, fix
 
 
 def test_reading_everything_on_a_grey_frame_gives_each_reader_s_refusal():
-    """Whole-view refusals are no objects, so none is dropped as part of another's."""
+    """Whole-view refusals are no objects, so none is dropped as part of another's. The
+    table's d6 reader reads a grey frame with the learned reader instead (vision.dice_seen,
+    trained on grey webcam photos): no die lies on this card table, and none is read."""
     frame = _grey(_fixture(0, "cards"))
     read = read_table(frame)
-    assert sorted(u.kind for u in read.unreadable) == sorted(kind for _, kind, _, _ in READERS)
+    assert sorted(u.kind for u in read.unreadable) == sorted(kind for _, kind, _, _ in READERS if kind != "die")
     assert all("set the camera to colour" in u.reason for u in read.unreadable)
     assert (read.dice, read.d10, read.dominoes, read.cards, read.face_down) == ((), (), (), (), ())
 

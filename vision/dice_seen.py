@@ -12,7 +12,8 @@ such a box (a whole-view refusal stays). A die the learned face classifier, cutt
 at the detector's box, reads as another value with DISAGREE or more is refused ("the
 two dice readers disagree"): the table asks for a re-roll rather than pay on a value
 two readers dispute. Nothing is added, and a value is the hand-built reader's or none.
-docs/vision.md has the figures ("The detector's check").
+A frame with no colour, which the hand-built reader refuses as a whole, is read by the
+learned reader alone. docs/vision.md has the figures ("The detector's check").
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import numpy as np
 
 from table.reads import Box, Die, TableRead, Unreadable
 from vision import dice_net
-from vision.calibration import Calibration
+from vision.calibration import Calibration, boxes_in_play
+from vision.colour import is_grey
 from vision.dice import read_dice as read_dice_hand
 
 SEEN = 0.1  # detector score at or over which a find counts as a die seen
@@ -37,6 +39,13 @@ def seen(box: Box, finds: Sequence[dict]) -> bool:
     x0, y0, x1, y1 = box
     gx, gy = GROW * (x1 - x0), GROW * (y1 - y0)
     return any(x0 - gx <= f["center"][0] <= x1 + gx and y0 - gy <= f["center"][1] <= y1 + gy for f in finds)
+
+
+def _learned(frame_bgr: np.ndarray, calibration: Calibration | None, config) -> TableRead:
+    """The learned d6 reader's read, inside the play area when calibrated."""
+    learned = dice_net.read_dice_net(frame_bgr, config)
+    dice, refusals = boxes_in_play(calibration, learned.dice, learned.unreadable, "die", "the die")
+    return TableRead(dice=tuple(dice), unreadable=tuple(refusals))
 
 
 def _nearest(die: Die, finds: Sequence[dict]) -> dict:
@@ -55,6 +64,8 @@ def read_dice_seen(frame_bgr: np.ndarray, calibration: Calibration | None = None
     Anything but an image is a ValueError (vision.image_io.NotAnImage), as for the
     hand-built reader."""
     read = read_dice_hand(frame_bgr, calibration)
+    if is_grey(frame_bgr):  # the hand-built reader cannot read a frame with no colour; the learned one can
+        return _learned(frame_bgr, calibration, config)
     boxed = [u for u in read.unreadable if u.box is not None]
     if not read.dice and not boxed:
         return read
