@@ -39,7 +39,7 @@ import numpy as np
 from table.reads import TableRead
 from table.rules.cards import RANKS, SUITS
 from vision import dice_net
-from vision.calibration import Calibration, boxes_in_play, checked_frame
+from vision.calibration import Calibration
 from vision.cards import net
 from vision.teach import (
     FALSE_FIND_COST,
@@ -307,10 +307,10 @@ def read_taught_cards(frame_bgr: np.ndarray, taught: Taught, calibration: Calibr
                       config_path=None) -> TableRead:
     """Read the face-up cards in a BGR frame as vision.cards.net reads them (corners
     merged, twins refused, the play area's edge), with the taught heads on each index."""
-    frame = checked_frame(frame_bgr, calibration, min_side=32)
-    nets = dice_net.load_nets(_config(config_path))
-    found = net.detect(frame, nets, taught.detector_threshold)
-    if found:
+
+    def read_indices(frame: np.ndarray, found: list[dict], nets) -> None:
+        if not found:
+            return
         probs, feats = _classified(frame, found, nets)
         probs = probs.astype(np.float64)
         qr, qs = heads(probs, feats, taught)
@@ -319,7 +319,6 @@ def read_taught_cards(frame_bgr: np.ndarray, taught: Taught, calibration: Calibr
             what, f["ranks"], f["suits"] = judge(r, s, p, taught.head_threshold, taught.keep_shipped,
                                                  float(face["threshold"]), float(face["not_index_threshold"]))
             f["drop"], f["sure"] = what == "drop", what == "card"
-    h, w = frame.shape[:2]
-    cards, refusals = net.decide(found, nets.cfg, (w, h))
-    kept, refused = boxes_in_play(calibration, cards, refusals, "card", "the card")
-    return TableRead(cards=tuple(kept), unreadable=tuple(refused))
+
+    return net.read_cards_net(frame_bgr, calibration, _config(config_path),
+                              detector_threshold=taught.detector_threshold, read_indices=read_indices)

@@ -25,7 +25,9 @@ onnxruntime on one thread (vision.dice_net.load_nets).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -124,17 +126,13 @@ def index_inputs(frame: np.ndarray, found: list[dict], nets) -> np.ndarray:
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))
 
 
-def classify(frame: np.ndarray, found: list[dict], nets) -> np.ndarray | None:
-    """Each find's rank probabilities (`ranks`, class 0 no index) and suit probabilities;
-    returns the features the classifier's last layer read for each find (what a taught
-    head is fitted on, vision.teach_cards), None when there is no find."""
+def classify(frame: np.ndarray, found: list[dict], nets) -> None:
+    """Each find's rank probabilities (`ranks`, class 0 no index) and suit probabilities."""
     if not found:
-        return None
-    wanted = [out.name for out in nets.face.get_outputs()][:2]  # "probs", and "features" where the model has them
-    got = nets.face.run(wanted, {nets.face_in: index_inputs(frame, found, nets)})
-    for f, p in zip(found, got[0].astype(float)):
+        return
+    probs = nets.face.run(["probs"], {nets.face_in: index_inputs(frame, found, nets)})[0]
+    for f, p in zip(found, probs.astype(float)):
         f["ranks"], f["suits"] = p[:RANK_CLASSES], p[RANK_CLASSES:]
-    return got[1] if len(got) > 1 else None
 
 
 def card_place(centre, down, height: float, geometry: dict, frame_wh) -> tuple[tuple[float, float], tuple, float]:
@@ -251,17 +249,25 @@ def decide(found: list[dict], cfg: dict, frame_wh) -> tuple[list[Card], list[Unr
     return cards, refusals
 
 
+# Reads each find of a frame (frame, finds, nets): sets its `ranks` and `suits`, and where
+# it decides itself, `drop` and `sure` (decide)
+ReadIndices = Callable[[np.ndarray, list[dict], Any], None]
+
+
 def read_cards_net(frame_bgr: np.ndarray, calibration: Calibration | None = None,
-                   config: Path | str | None = None) -> TableRead:
+                   config: Path | str | None = None, *, detector_threshold: float | None = None,
+                   read_indices: ReadIndices = classify) -> TableRead:
     """Read the face-up cards in a BGR frame with the shipped networks (or those of
     `config`, a card_net.json with its ONNX files beside it). Fills `cards` and
     `unreadable` (kind "card"). With a calibration, only what lies in its play area is
     reported, and a card across its edge is refused. Anything but an image is a
-    ValueError (vision.image_io.NotAnImage)."""
+    ValueError (vision.image_io.NotAnImage). A taught reader (vision.teach_cards) gives
+    its own `detector_threshold` and `read_indices`."""
     frame = checked_frame(frame_bgr, calibration, min_side=32)
     nets = dice_net.load_nets(config or CONFIG)
-    found = detect(frame, nets, float(nets.cfg["detector"]["threshold"]))
-    classify(frame, found, nets)
+    threshold = float(nets.cfg["detector"]["threshold"]) if detector_threshold is None else detector_threshold
+    found = detect(frame, nets, threshold)
+    read_indices(frame, found, nets)
     h, w = frame.shape[:2]
     cards, refusals = decide(found, nets.cfg, (w, h))
     kept, refused = boxes_in_play(calibration, cards, refusals, "card", "the card")
