@@ -1,7 +1,8 @@
 """The default d6 reader (vision.dice_seen): the hand-built reader's dice and refusals kept
-only where the learned detector sees a die, and a die refused where the learned
-classifier reads another value for sure. It adds nothing, and on real photos of another
-table reads far fewer phantoms and wrong values."""
+only where the learned detector sees a die and its classifier takes it for one, a die
+refused where the two readers disagree, and the learned reader's own reads added where
+the hand-built reader read no die. On the tray it reads as the hand-built reader; on
+real photos of another table, more dice right with fewer phantoms and wrong values."""
 
 import json
 from pathlib import Path
@@ -53,32 +54,89 @@ def test_the_table_reads_dice_with_it(monkeypatch):
 def test_on_the_tray_it_reads_as_the_hand_built_reader():
     names = sorted(json.loads((DICE_PHOTOS / "labels.json").read_text()))[::10]
     alone = summary(evaluate(DICE_PHOTOS, read_dice_hand, names))["kinds"]["dice"]
-    checked = summary(evaluate(DICE_PHOTOS, dice_seen.read_dice_seen, names))["kinds"]["dice"]
-    assert checked["value_right"] == alone["value_right"] and checked["phantoms"] <= alone["phantoms"]
+    both = summary(evaluate(DICE_PHOTOS, dice_seen.read_dice_seen, names))["kinds"]["dice"]
+    assert both["value_right"] >= alone["value_right"] and both["phantoms"] <= alone["phantoms"], (alone, both)
+    assert both["found"] - both["value_right"] <= alone["found"] - alone["value_right"], (alone, both)
 
 
 @pytest.mark.skipif(not AWS.is_dir(), reason="../shared/data/dice-aws is not beside the repository")
-def test_on_another_table_it_reads_far_fewer_phantoms_and_wrong_values():
+def test_on_another_table_it_reads_more_dice_with_far_fewer_phantoms_and_wrong_values():
     # The shipped detector was trained on these photos' source: the figure for a table it
     # never saw (a detector trained without it) is in docs/vision.md.
     names = sorted(json.loads((AWS / "labels.json").read_text()))[::6]
     alone = summary(evaluate(AWS, read_dice_hand, names))["kinds"]["dice"]
     checked = summary(evaluate(AWS, dice_seen.read_dice_seen, names))["kinds"]["dice"]
-    assert checked["phantoms"] <= alone["phantoms"] / 2, (alone, checked)
+    assert checked["phantoms"] <= alone["phantoms"] / 4, (alone, checked)
     wrong_alone, wrong_checked = alone["found"] - alone["value_right"], checked["found"] - checked["value_right"]
     assert wrong_checked <= wrong_alone / 2, (alone, checked)
     assert checked["needless_refusals"] < alone["needless_refusals"], (alone, checked)
-    assert checked["value_right"] >= 0.85 * alone["value_right"], (alone, checked)
+    assert checked["value_right"] >= 1.3 * alone["value_right"], (alone, checked)
 
 
-def test_the_bench_scores_the_hand_built_reader_alone_and_checked(capsys):
+def test_the_bench_scores_each_reader_alone_and_both_over_a_grid(capsys):
     from tools.dice_net.seen_bench import main
 
     fixtures = Path(__file__).resolve().parents[1] / "calibration_images" / "dice"
-    out = main([str(fixtures), "--every", "6", "--seen", "0.1,0.5", "--disagree", "none"])
-    assert list(out) == ["hand-built alone", "checked at 0.1", "checked at 0.5"]
-    alone, checked = (out[k]["kinds"]["dice"] for k in ("hand-built alone", "checked at 0.5"))
+    out = main([str(fixtures), "--every", "6", "--seen", "0.1,0.5", "--agree", "none", "--disagree", "none",
+                "--not-a-die", "none", "--fill", "off"])
+    rows = list(out)
+    assert rows[:2] == ["hand-built alone", "learned alone"] and len(rows) == 4
+    alone, checked = out["hand-built alone"]["kinds"]["dice"], out[rows[3]]["kinds"]["dice"]
+    assert "seen 0.5" in rows[3] and "fill off" in rows[3]
     assert checked["found"] <= alone["found"] and "photos perfect" in capsys.readouterr().out
+
+
+def _probs(value: int, p: float, not_a_die: float = 0.0) -> np.ndarray:
+    """7 probabilities: `not_a_die`, `p` on `value`, the rest spread over the other values."""
+    out = np.full(7, (1.0 - p - not_a_die) / 5)
+    out[0], out[value] = not_a_die, p
+    return out
+
+
+def _find(x: float, y: float, score: float, probs=None) -> dict:
+    find = {"center": (x, y), "w": 40.0, "h": 40.0, "score": score, "box": (x - 20, y - 20, x + 20, y + 20)}
+    if probs is not None:
+        find["probs"] = probs
+    return find
+
+
+def _die(value: int, x: float, y: float) -> Die:
+    return Die(value, (x, y), (x - 20, y - 20, x + 20, y + 20), 0.99)
+
+
+def test_what_the_classifier_takes_for_no_die_is_dropped_and_what_it_doubts_is_refused():
+    hand = TableRead(dice=(_die(4, 100, 100), _die(4, 200, 100), _die(4, 300, 100), _die(4, 400, 100)))
+    finds = (_find(101, 99, 0.2, _probs(4, 0.4, not_a_die=dice_seen.NOT_A_DIE)),  # no die, it says
+             _find(200, 100, 0.6, _probs(2, 0.98)),  # surely another value
+             _find(300, 102, 0.3, _probs(2, 0.995 - dice_seen.AGREE / 2)),  # the 4 barely possible
+             _find(399, 100, 0.4, _probs(4, 0.3)))  # unsure, but a 4 is likely enough
+    read = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 640)), fill=False)
+    assert [d.center for d in read.dice] == [(400, 100)]
+    assert [u.center for u in read.unreadable] == [(200, 100), (300, 100)]
+    assert all("disagree (4 or 2)" in u.reason for u in read.unreadable)
+    everything = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 640)), agree=None, disagree=None, not_a_die=None,
+                                   fill=False)
+    assert everything.dice == hand.dice, "with every rule off, what the detector sees is kept"
+
+
+def test_the_learned_reader_adds_what_the_hand_built_reader_did_not_read():
+    from vision.dice_net import load_nets
+
+    own = load_nets().cfg["detector"]["threshold"]
+    refusal = Unreadable("die", (300.0, 300.0), "top face unclear (best guess 3 at 0.50)", (280.0, 280.0, 320.0, 320.0))
+    edge = Unreadable("die", (300.0, 500.0), "die lies across the edge of the view", (280.0, 480.0, 320.0, 520.0))
+    hand = TableRead(dice=(_die(3, 100, 100),), unreadable=(refusal, edge))
+    finds = (_find(100, 100, 0.9, _probs(6, 0.999)),  # on the hand-built die: its value stands (refused)
+             _find(302, 298, 0.9, _probs(5, 0.999)),  # in a hand-built refusal: read
+             _find(500, 100, 0.9, _probs(1, 0.999)),  # nothing there for the hand-built reader
+             _find(500, 300, own / 2, _probs(2, 0.999)),  # under the learned reader's own threshold
+             _find(500, 500, 0.9, _probs(6, 0.5)),  # unsure: refused
+             _find(301, 501, 0.9, _probs(4, 0.999)))  # across the edge: the refusal stands
+    read = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 640)))
+    assert [(d.value, d.center) for d in read.dice] == [(1, (500, 100)), (5, (302, 298))]
+    assert sorted(u.center for u in read.unreadable) == [(100, 100), (300, 500), (500, 500)]
+    alone = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 640)), fill=False)
+    assert alone.dice == () and sorted(u.center for u in alone.unreadable) == [(100, 100), (300, 300), (300, 500)]
 
 
 @pytest.mark.skipif(not DICE_PHOTOS.is_dir(), reason="../shared/data/dice-d6-photos is not beside the repository")
@@ -97,7 +155,20 @@ def test_a_value_the_learned_classifier_reads_otherwise_for_sure_is_refused(monk
     refused = [u for u in read.unreadable if "disagree" in u.reason]
     assert len(refused) >= 0.8 * len(misread) and len(read.dice) <= 0.2 * len(misread), read
     monkeypatch.setattr(dice_seen, "read_dice_hand", lambda f, c=None: honest)
-    assert dice_seen.read_dice_seen(frame).dice == honest.dice, "values both readers agree on are kept"
+    kept = dice_seen.read_dice_seen(frame).dice
+    assert set(kept) == set(honest.dice) and len(kept) == len(honest.dice), "values both readers agree on are kept"
+
+
+def test_a_frame_the_hand_built_reader_refuses_as_a_whole_is_read_by_the_learned_one():
+    from vision.colour import whole_view
+
+    hand = TableRead(unreadable=(whole_view(np.zeros((480, 640, 3), np.uint8), "die", "too grainy"),))
+    finds = (_find(100, 100, 0.9, _probs(2, 0.999)), _find(300, 300, 0.9, _probs(6, 0.4)))
+    read = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 480)))
+    assert [(d.value, d.center) for d in read.dice] == [(2, (100, 100))]
+    assert [u.center for u in read.unreadable] == [(300, 300)], "the learned reader's own refusal, not the whole view's"
+    assert dice_seen.combine(dice_seen.Evidence(hand, (), (640, 480))) == TableRead()
+    assert dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 480)), fill=False).unreadable == hand.unreadable
 
 
 @pytest.mark.skipif(not DICE_PHOTOS.is_dir(), reason="../shared/data/dice-d6-photos is not beside the repository")

@@ -1,37 +1,47 @@
-"""The default d6 reader: the hand-built reader (vision.dice), with each die it reads or
-refuses kept only where the learned reader's detector (vision.dice_net, trained on
-photos of many tables) also sees a die.
+"""The default d6 reader: the hand-built reader (vision.dice) and the learned reader
+(vision.dice_net) read the frame together.
 
 The hand-built reader was built on one tray: there it reads 99% of dice right, and on
-other tables it takes the table's grain, knots and shadows for dice (dice-aws, a table
-the detector never saw: 14% phantoms, 373 refusals where no die lies). The detector,
-trained on three photo sources and composites, finds a die where there is one and
-rarely where there is none, so a die the hand-built reader reads with no detector find
-on or near it (its box grown by GROW each way) is dropped, and so is a refusal with
-such a box (a whole-view refusal stays). A die the learned face classifier, cutting it
-at the detector's box, reads as another value with DISAGREE or more is refused ("the
-two dice readers disagree"): the table asks for a re-roll rather than pay on a value
-two readers dispute. Nothing is added, and a value is the hand-built reader's or none.
-A frame with no colour, which the hand-built reader refuses as a whole, is read by the
-learned reader alone. docs/vision.md has the figures ("The detector's check").
+other tables it takes the table's grain, knots and shadows for dice and misses half the
+dice. The learned reader, trained on photos of many tables, reads fewer dice on that
+tray and far more on the others. So, die by die (`combine`):
+
+- A die the hand-built reader reads, or refuses with a box, is dropped where the learned
+  detector sees no die on or near it (its box grown by GROW each way), and a die is
+  dropped where the learned face classifier, cutting it at the detector's box, takes it
+  for no die with NOT_A_DIE or more.
+- A die the classifier reads as another value with DISAGREE or more, or gives its
+  hand-built value less than AGREE, is refused ("the two dice readers disagree"): the
+  table asks for a re-roll rather than pay on a value two readers dispute.
+- Where the hand-built reader reads no die, the learned reader's own reads and refusals
+  are added. A learned read replaces a hand-built refusal it lies in (an unclear face;
+  a die the hand-built reader takes for cocked or stacked, which on photos taken at an
+  angle is most often a flat die), but not one for a die across the view's or the play
+  area's edge.
+
+A frame the hand-built reader refuses as a whole (no colour, too grainy, a table it
+cannot tell from the dice) is read by the learned reader alone. docs/vision.md has the figures ("The two readers together").
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from table.reads import Box, Die, TableRead, Unreadable
 from vision import dice_net
 from vision.calibration import Calibration, boxes_in_play
-from vision.colour import is_grey
 from vision.dice import read_dice as read_dice_hand
 
 SEEN = 0.1  # detector score at or over which a find counts as a die seen
 DISAGREE = 0.9  # the learned classifier's probability of another value at which a die is refused
+AGREE = 0.01  # the classifier's probability of the hand-built value under which a die is refused
+NOT_A_DIE = 0.3  # the classifier's "not a die" at or over which a hand-built die is dropped
 GROW = 0.2  # a find this share of a die's box beyond its edges still sees that die
+WHOLE = 0.9  # a refusal whose box covers this share of the frame is of the whole view
+EDGE = "across the edge"  # in the reason of a refusal no learned read replaces
 
 
 def seen(box: Box, finds: Sequence[dict]) -> bool:
@@ -54,35 +64,102 @@ def _nearest(die: Die, finds: Sequence[dict]) -> dict:
                key=lambda f: (f["center"][0] - die.center[0]) ** 2 + (f["center"][1] - die.center[1]) ** 2)
 
 
-def read_dice_seen(frame_bgr: np.ndarray, calibration: Calibration | None = None, *, threshold: float = SEEN,
-                   disagree: float | None = DISAGREE, config=None) -> TableRead:
-    """Every d6 the hand-built reader reads in the frame (inside the play area when
-    calibrated) that the learned detector also sees, refusals likewise; a die whose value
-    the learned face classifier reads otherwise with at least `disagree` (None: never)
-    is refused. `threshold`, `disagree` and `config` (another dice_net.json, networks
-    trained without a source) are for measuring (tools/dice_net/seen_bench.py).
-    Anything but an image is a ValueError (vision.image_io.NotAnImage), as for the
-    hand-built reader."""
-    read = read_dice_hand(frame_bgr, calibration)
-    if is_grey(frame_bgr):  # the hand-built reader cannot read a frame with no colour; the learned one can
-        return _learned(frame_bgr, calibration, config)
-    boxed = [u for u in read.unreadable if u.box is not None]
-    if not read.dice and not boxed:
-        return read
+@dataclass(frozen=True)
+class Evidence:
+    """What both readers saw in a frame: the hand-built read, and the learned detector's
+    finds at SEEN or more, each with the classifier's 7 probabilities ("probs") where it
+    was read (the finds at the learned reader's own detector threshold and the find
+    nearest each hand-built die). `size`: the frame's width and height."""
+
+    hand: TableRead
+    finds: tuple[dict, ...]
+    size: tuple[int, int]
+
+    def refused_whole(self) -> bool:
+        """Whether the hand-built reader refused the whole view (no colour, too grainy, a
+        table it cannot tell from the dice): a refusal whose box covers the frame."""
+        w, h = self.size
+        return any(u.box is not None and (u.box[2] - u.box[0]) * (u.box[3] - u.box[1]) >= WHOLE * w * h
+                   for u in self.hand.unreadable)
+
+
+def evidence(frame_bgr: np.ndarray, calibration: Calibration | None = None, *, threshold: float = SEEN,
+             config=None) -> Evidence:
+    """Both readers' look at a frame (ValueError for anything but an image, as the
+    hand-built reader raises)."""
+    hand = read_dice_hand(frame_bgr, calibration)
     frame, nets = dice_net._check_frame(frame_bgr), dice_net.load_nets(config)
     finds = dice_net.detect(frame, nets, threshold)
-    dice = [d for d in read.dice if seen(d.box, finds)]
-    unreadable = [u for u in read.unreadable if u.box is None or seen(u.box, finds)]
-    if dice and disagree is not None:
-        # the classifier reads each die as the learned reader cuts it: at its detector's box
-        probs = dice_net.classify(dice_net.face_crops(frame, nets, [_nearest(d, finds) for d in dice]), nets)
-        kept = []
-        for die, p in zip(dice, probs):
-            other = int(np.argmax(p[1:])) + 1
-            if other != die.value and p[other] >= disagree:
-                unreadable.append(Unreadable("die", die.center, f"the two dice readers disagree ({die.value} or "
-                                             f"{other}): re-roll it", die.box))
-            else:
-                kept.append(die)
-        dice = kept
-    return dataclasses.replace(read, dice=tuple(dice), unreadable=tuple(unreadable))
+    own = float(nets.cfg["detector"]["threshold"])
+    wanted = {id(f) for f in finds if f["score"] >= own}
+    wanted |= {id(_nearest(d, finds)) for d in hand.dice if seen(d.box, finds)}
+    chosen = [f for f in finds if id(f) in wanted]
+    if chosen:
+        probs = dice_net._read_views(dice_net.face_crops(frame, nets, chosen), nets, nets.cfg["face"].get("tta", 1))
+        for f, p in zip(chosen, probs):
+            f["probs"] = p.astype(float)
+    return Evidence(hand, tuple(finds), (frame.shape[1], frame.shape[0]))
+
+
+def _own(finds: Sequence[dict], calibration: Calibration | None, config) -> TableRead:
+    """The learned reader's own read from the finds (those at its detector threshold),
+    inside the play area when calibrated."""
+    cfg = dice_net.load_nets(config).cfg
+    own = dice_net.decide([f for f in finds if "probs" in f and f["score"] >= float(cfg["detector"]["threshold"])],
+                          float(cfg["face"]["threshold"]), float(cfg["face"]["not_die_threshold"]))
+    dice, refusals = boxes_in_play(calibration, own.dice, own.unreadable, "die", "the die")
+    return TableRead(dice=tuple(dice), unreadable=tuple(refusals))
+
+
+def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: float | None = AGREE,
+            disagree: float | None = DISAGREE, not_a_die: float | None = NOT_A_DIE, fill: bool = True,
+            config=None) -> TableRead:
+    """The table's read from both readers' evidence (the module's rules; None turns a
+    rule off, `fill=False` adds nothing of the learned reader's own)."""
+    hand, finds = seen_.hand, seen_.finds
+    if fill and seen_.refused_whole():  # the hand-built reader cannot read this frame; the learned one can
+        return _own(finds, calibration, config)
+    dice: list[Die] = []
+    refused = [u for u in hand.unreadable if u.box is None or seen(u.box, finds)]
+    for die in hand.dice:
+        if not seen(die.box, finds):
+            continue
+        p = _nearest(die, finds)["probs"]
+        if not_a_die is not None and p[0] >= not_a_die:
+            continue
+        other = int(np.argmax(p[1:])) + 1
+        if (disagree is not None and other != die.value and p[other] >= disagree) or \
+                (agree is not None and p[die.value] < agree):
+            refused.append(Unreadable("die", die.center, f"the two dice readers disagree ({die.value} or {other}): "
+                                      "re-roll it", die.box))
+        else:
+            dice.append(die)
+    if fill:
+        own = _own(finds, calibration, config)
+        for die in own.dice:
+            at = [{"center": die.center}]
+            if any(seen(d.box, at) for d in hand.dice):
+                continue  # the hand-built reader read a die here: its value, or none, stands
+            under = [u for u in refused if u.box is not None and seen(u.box, at)]
+            if any(EDGE in u.reason for u in under):
+                continue  # a die across the view's or the play area's edge is refused whatever its face shows
+            refused = [u for u in refused if u not in under]
+            dice.append(die)
+        boxes = [d.box for d in dice] + [u.box for u in refused if u.box is not None]
+        for refusal in own.unreadable:
+            if not any(seen(b, [{"center": refusal.center}]) for b in boxes):
+                refused.append(refusal)
+    dice.sort(key=lambda d: (d.center[1], d.center[0]))
+    return replace(hand, dice=tuple(dice), unreadable=tuple(refused))
+
+
+def read_dice_seen(frame_bgr: np.ndarray, calibration: Calibration | None = None, *, threshold: float = SEEN,
+                   agree: float | None = AGREE, disagree: float | None = DISAGREE,
+                   not_a_die: float | None = NOT_A_DIE, fill: bool = True, config=None) -> TableRead:
+    """Every d6 in the frame (inside the play area when calibrated), read by both readers
+    together (the module's rules). The keyword arguments (a rule's threshold, None to
+    turn it off; `config`: another dice_net.json, networks trained without a source) are
+    for measuring (tools/dice_net/seen_bench.py). Anything but an image is a ValueError
+    (vision.image_io.NotAnImage), as for the hand-built reader."""
+    return combine(evidence(frame_bgr, calibration, threshold=threshold, config=config), calibration, agree=agree,
+                   disagree=disagree, not_a_die=not_a_die, fill=fill, config=config)
