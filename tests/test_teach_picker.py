@@ -9,9 +9,20 @@ the table and the results-screen correction take the touches as they take the ot
 The buttons' path (SHAKE, NEXT, hold NEXT) is the one the other teach tests check, and
 is checked here to be untouched by a pick left half done."""
 
+import numpy as np
+import pygame
+
+from table.reads import TableRead
+from tabletop21.corrections import DECK, DOUBLE_SIX, keep_example
 from tabletop21.rollcheck import NEW, NO_DIE, ON, PICK_NONE, USED, RollCheck
-from tests.test_teach_at_table import three_dice
-from tests.test_teach_cards_at_table import three_cards_and_a_refusal
+from tabletop21.teaching import (
+    TableTeaching,
+    check_screen,
+    picker_targets,
+    touch_check,
+)
+from tests.test_teach_at_table import StillSettle, at_results, three_dice
+from tests.test_teach_cards_at_table import Camera, cards_reader, take, three_cards_and_a_refusal
 from tests.test_teach_dominoes_at_table import two_tiles_and_a_refusal
 
 
@@ -120,3 +131,111 @@ def test_the_tile_picker_is_the_halves_and_marks_the_set_still_to_show():
     assert after_3["3"] == ON and after_3["4"] == NEW and after_3["1"] == ""
     assert marks(check.pick("0"))["0"] == ON, "the half touched first, though 0-0 is tile 1's"
     assert marks(check.set_value(0, (0, 3)).pick("3"))["0"] == USED, "0-3 would be tile 1's twin"
+
+
+# --- the screen, headless, touched as a finger would -----------------------------------------------------------
+
+def centre(rect):
+    x, y, w, h = rect
+    return x + w // 2, y + h // 2
+
+
+def test_the_check_screen_draws_the_picker_and_touches_on_it_are_said_as_its_words():
+    from display import Display
+    from display.teach import draw_check
+
+    check = three_cards_and_a_refusal(proposed=DECK)
+    screen = check_screen(check, title="CHECK", message="m", side="s", targets=(("keep", "KEEP"),),
+                          frame_size=(400, 300))
+    assert [len(row) for row in screen.picker] == [13, 5]
+    assert screen.picker[1][2].word == "pick:H" and screen.picker[1][2].suit == "H"
+    assert screen.picker[0][11].word == "pick:Q" and screen.picker[0][11].suit is None
+    assert screen.picker[1][4].word == "pick:none" and screen.picker[1][4].label == "no card"
+    frame = np.full((300, 400, 3), 90, np.uint8)
+    for size in ((800, 480), (480, 320), (1920, 1080)):
+        layout, texts = draw_check(pygame.Surface(size), screen, frame)
+        targets = dict(layout.targets)
+        assert {f"pick:{part}" for part in ("A", "10", "K", "C", "S", "none")} <= set(targets)
+        assert not any(t.cut for t in texts) and {"A", "10", "K", "no card"} <= {t.text for t in texts}
+        picture = pygame.Rect(layout.picture.shown)
+        assert all(not picture.colliderect(targets[f"pick:{part}"]) for part in ("A", "K", "S")), \
+            "the picker lies off the picture"
+    display = Display((800, 480))
+    try:
+        display.show_check(screen, frame)
+        targets = dict(display._check.targets)
+        for word in ("pick:Q", "pick:H", "keep"):
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre(targets[word]), button=1,
+                                                 touch=False))
+        touched = display.touched()
+    finally:
+        display.close()
+    assert touched == ["pick:Q", "pick:H", "keep"]
+    for word in touched[:2]:
+        check = touch_check(check, word)
+    assert check.values[0] == ("Q", "H") and check.labels()[0] == "QH"
+    assert touch_check(check, "pick:none").values[0] == NO_DIE
+    assert touch_check(check, "pick:") is None, "no part named: no touch on the picker"
+
+
+def test_the_picker_shows_the_marks_of_the_check_in_its_targets():
+    check = three_cards_and_a_refusal(proposed=(("A", "S"),))
+    screen_marks = {target.word: target.mark for row in picker_targets(check.pick("Q")) for target in row}
+    assert screen_marks["pick:Q"] == ON and screen_marks["pick:S"] == USED and screen_marks["pick:A"] == NEW
+    no_pieces = check_screen(RollCheck("dice", (), (), ()), title="T", message="m", side="s", targets=(),
+                             frame_size=None)
+    assert no_pieces.picker == (), "no piece selected: no picker"
+
+
+# --- teaching at the table and the results screen take the picks --------------------------------------------------
+
+def test_at_the_table_a_card_is_set_by_touching_its_rank_then_its_suit_and_kept(tmp_path):
+    from tabletop21.corrections import value_text
+    from tabletop21.evaluate import load_labels
+
+    folder, settle = tmp_path / "teach-cards", StillSettle()
+    keep_example(folder, "earlier.jpg", lambda path: path.write_bytes(b"jpeg"),
+                 tuple((float(n), 0.0, n + 1.0, 1.0) for n in range(50)), DECK[:50], "cards")
+    teacher = TableTeaching("cards", Camera(), settle, cards_reader((("Q", "S"), ("10", "H"))), folder=folder,
+                            teach=lambda: "taught", rolls=5)
+    take(teacher, settle)
+    assert [value_text(v) for v in teacher.check.proposed] == ["QS", "KS"]
+    screen = teacher.screen()
+    assert {t.word: t.mark for row in screen.picker for t in row}["pick:K"] == NEW, "KS is still to show"
+    assert "then its rank and suit below" in screen.side
+    teacher.tick(touched=["pick:K"])
+    assert teacher.check.values[0] == ("Q", "S") and teacher.screen().message == "K: now touch the card's suit"
+    teacher.tick(touched=["pick:S"])
+    assert teacher.check.values == (("K", "S"), ("10", "H")) and teacher.screen().labels == ("KS", "10H")
+    teacher.tick(touched=["die:1", "pick:H", "pick:J"])  # the second card: suit first
+    assert teacher.check.values == (("K", "S"), ("J", "H"))
+    teacher.tick(touched=["keep"])
+    assert teacher.kept == 1
+    (entry,) = [e for name, e in load_labels(folder).items() if name != "earlier.jpg"]
+    assert [(c["rank"], c["suit"]) for c in entry["cards"]] == [("K", "S"), ("J", "H")]
+
+
+def test_a_tile_added_by_touch_is_given_its_value_by_its_two_halves():
+    check = RollCheck.of_read("dominoes", TableRead(), proposed=DOUBLE_SIX).add((50.0, 50.0))
+    for word in ("pick:6", "pick:2"):
+        check = touch_check(check, word)
+    assert check.values == ((2, 6),) and check.confirm()[1] == ((2, 6),)
+
+
+def test_on_the_results_screen_a_touch_on_a_value_sets_the_selected_die_and_the_buttons_still_step(tmp_path):
+    from tabletop21.evaluate import load_labels
+
+    appliance, _, _ = at_results(tmp_path)
+    appliance.tick(touched=["screen"])
+    screen = appliance.correction_screen()
+    assert [t.word for t in screen.picker[0]] == ["pick:1", "pick:2", "pick:3", "pick:4", "pick:5", "pick:6",
+                                                  "pick:none"]
+    appliance.tick(touched=["die:1", "pick:2"])
+    assert appliance.correction.check.values == (6, 2, 4)
+    appliance.tick(touched=["die:2", "pick:none"])
+    assert appliance.correction.check.values == (6, 2, NO_DIE)
+    appliance.tick(presses=["shake"])  # SHAKE from "no die": the first face again, as ever
+    assert appliance.correction.check.values == (6, 2, 1)
+    appliance.tick(touched=["keep"])
+    (entry,) = load_labels(tmp_path / "teach-dice").values()
+    assert [d["value"] for d in entry["dice"]] == [6, 2, 1]
