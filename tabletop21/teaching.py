@@ -25,7 +25,8 @@ one said as "pick:PART" (`touch_check`, RollCheck.pick), beside SHAKE's one valu
 time.
 
 `Corrections` is where the appliance keeps a round corrected from its results screen
-(tabletop21.appliance)."""
+(tabletop21.appliance); a correction of tiles or cards offers first those its teaching
+folder does not hold yet (`Corrections.to_show`), as teaching at the table does."""
 
 from __future__ import annotations
 
@@ -172,6 +173,12 @@ def shown_in(folder: Path, kind: str) -> frozenset[Value]:
     return frozenset(shown)
 
 
+def still_to_show(kind: str, shown: Collection[Value]) -> tuple[Value, ...]:
+    """Dominoes (cards): the tiles of the set (the cards of the deck) not among `shown`,
+    in FACES' order: what a check offers first (RollCheck.proposed); () for dice."""
+    return tuple(face for face in FACES[kind] if face not in shown) if kind in ONE_OF_EACH else ()
+
+
 def tiles_in(folder: Path) -> frozenset[Value]:
     """The tiles of a double-six set the teaching folder's labels.json holds (as (low,
     high)); none when there is no labels.json or it holds no tiles."""
@@ -286,6 +293,12 @@ class Corrections:
         self.folders = {kind: Path(folder).expanduser() for kind, folder in {**TEACH_FOLDERS, **(folders or {})}.items()}
         self._now = now
         self.die_side = die_side  # px: the calibration's die, the side of a die added where the roll gives none
+
+    def to_show(self, kind: str) -> tuple[Value, ...]:
+        """Dominoes (cards): the tiles of the set (the cards of the deck) the kind's
+        teaching folder does not hold yet, which the correction offers first, as teaching
+        at the table does; () for dice."""
+        return still_to_show(kind, shown_in(self.folders[kind], kind)) if kind in ONE_OF_EACH else ()
 
     def keep(self, correction: Correction, values: tuple[Value | None, ...]) -> tuple[Path, str]:
         """The picture and the values kept; the folder and the picture's name. TableError
@@ -497,7 +510,7 @@ class TableTeaching:
     def to_show(self) -> tuple[Value, ...]:
         """Dominoes (cards): the tiles of the set (the cards of the deck) not kept yet, in
         FACES' order, which each check offers first; () for dice."""
-        return tuple(face for face in FACES[self.kind] if face not in self.shown) if self.kind in ONE_OF_EACH else ()
+        return still_to_show(self.kind, self.shown)
 
     def set_words(self) -> str:
         """Dominoes (cards): how much of the set (the deck) has been shown, in words."""

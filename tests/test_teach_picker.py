@@ -11,11 +11,13 @@ is checked here to be untouched by a pick left half done."""
 
 import numpy as np
 import pygame
+import pytest
 
-from table.reads import TableRead
+from table.reads import Card, TableRead, Unreadable
 from tabletop21.corrections import DECK, DOUBLE_SIX, keep_example
 from tabletop21.rollcheck import NEW, NO_DIE, ON, PICK_NONE, USED, RollCheck
 from tabletop21.teaching import (
+    Corrections,
     TableTeaching,
     check_screen,
     picker_targets,
@@ -239,3 +241,24 @@ def test_on_the_results_screen_a_touch_on_a_value_sets_the_selected_die_and_the_
     appliance.tick(touched=["keep"])
     (entry,) = load_labels(tmp_path / "teach-dice").values()
     assert [d["value"] for d in entry["dice"]] == [6, 2, 1]
+
+
+@pytest.mark.parametrize("kept_before, first", [(0, ("A", "C")), (50, ("Q", "S"))])
+def test_the_results_screen_offers_the_deck_cards_not_in_the_teaching_folder_first(tmp_path, kept_before, first):
+    folder = tmp_path / "teach-cards"
+    if kept_before:
+        keep_example(folder, "earlier.jpg", lambda path: path.write_bytes(b"jpeg"),
+                     tuple((float(n), 0.0, n + 1.0, 1.0) for n in range(kept_before)), DECK[:kept_before], "cards")
+    appliance, _, _ = at_results(tmp_path)
+    appliance.corrections = Corrections({"dice": tmp_path / "teach-dice", "cards": folder})
+    appliance.table.read = TableRead(cards=(Card("Q", "H", (12.0, 16.0), (2.0, 2.0, 22.0, 30.0), 0.0, 0.9),),
+                                     unreadable=(Unreadable("card", (40.0, 16.0), "glare", (30.0, 2.0, 50.0, 30.0)),))
+    appliance.tick(touched=["screen"])
+    check = appliance.correction.check
+    assert check.kind == "cards" and check.proposed == DECK[kept_before:] and check.values == (("Q", "H"), None)
+    new = {t.word for row in appliance.correction_screen().picker for t in row if t.mark == NEW}
+    assert ("pick:A" in new) == (kept_before == 0) and "pick:K" in new, "KS is not in the folder either way"
+    appliance.tick(presses=["next", "shake"])
+    assert appliance.correction.check.values == (("Q", "H"), first), \
+        "SHAKE gives the unread card the deck's first card the folder lacks"
+    assert Corrections({"dice": tmp_path}).to_show("dice") == ()
