@@ -72,8 +72,8 @@ class Display:
 
     def touched(self) -> list[str]:
         """Taps off the two buttons since the last call, oldest first: on the check screen
-        what each touched ("die:N" from 0, or a target's word such as "keep"), elsewhere
-        "screen"."""
+        what each touched ("die:N" from 0, or a target's word such as "keep" or a value
+        picker's "pick:Q"), elsewhere "screen"."""
         self._gather()
         touched = list(self._touched)
         self._touched.clear()

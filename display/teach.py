@@ -11,7 +11,15 @@ targets (each die, and the words in the side panel) are returned by `draw_check`
 a tap is turned into what it touched (`target_at`); on a screen that takes added dice
 (`CheckScreen.addable`) a tap on the picture off every die is said as the point it
 touched in the frame's pixels, through the very transform the picture is drawn with
-(`PictureFit`)."""
+(`PictureFit`).
+
+While a piece is selected the screen also shows a value picker (`CheckScreen.picker`):
+rows of targets across the foot of the body, as many as the screen names (a die's
+values; a card's 13 ranks over its 4 suits; a tile's halves), each said as its word
+when touched. A target's mark is drawn in shape as well as colour: the piece's value
+now (or the part touched first) filled gold, a value still to show with a gold dot in
+its corner, one only other pieces have struck through. The picture and the side panel
+take what is left above it, the side panel's targets then side by side."""
 
 from __future__ import annotations
 
@@ -25,11 +33,30 @@ from display import theme
 from display.buttons import draw_buttons
 from display.camera import _dashed_rect, fit_frame, frame_surface
 from display.canvas import Canvas, TextBox
+from display.items import RED_SUITS, draw_suit
 from display.panels import background, panel, regions, split_rows
 from table.view import Prompt
 
 Box = tuple[float, float, float, float]
 PICTURE_TAP = "frame"  # a tap on the picture off every die: "frame:X,Y", X and Y in the frame's pixels
+PICK_ROW = 0.085  # of the screen height: one row of the value picker (41 px at 800x480: a fingertip)
+PICK_GAP = 0.012  # of the screen height: between the picker's targets and rows
+# Percent of the body's width the picture takes beside the side panel while the picker
+# is shown (62 without): the side panel's words then have fewer lines and need more width.
+PICK_PICTURE = 58
+PICK_MARKS = ("", "on", "new", "used")  # plain; the value now; still to show; only other pieces have it
+
+
+@dataclass(frozen=True)
+class PickTarget:
+    """One target of the value picker: `word` is what a touch on it is said as
+    (`target_at`), `label` what it says, `mark` one of PICK_MARKS; `suit` (a card's
+    C, D, H or S) is drawn as its shape beside the label."""
+
+    word: str
+    label: str
+    mark: str = ""
+    suit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +75,7 @@ class CheckScreen:
     targets: tuple[tuple[str, str], ...] = ()  # touch targets in the side panel: (word, label)
     side: str = ""  # the side panel's longer words (how the buttons work)
     addable: bool = False  # a tap on the picture off every die adds one there (said as PICTURE_TAP)
+    picker: tuple[tuple[PickTarget, ...], ...] = ()  # rows of the value picker under the picture; () none
 
 
 @dataclass(frozen=True)
@@ -78,10 +106,26 @@ class PictureFit:
         return self.region[0] + (point[0] - x) / scale, self.region[1] + (point[1] - y) / scale
 
 
-def picture_rect(size: tuple[int, int]) -> pygame.Rect:
-    """The part of a screen of `size` the picture is fitted into: the left of its body."""
+def check_rects(size: tuple[int, int], picker_rows: int = 0) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """Where a check screen of `size` puts the picture (the left of its body), the side
+    panel (right of it) and the value picker of `picker_rows` rows (across the foot of
+    the body; empty at its bottom when there are none)."""
     body = regions(size)["body"]
-    return pygame.Rect(body.left, body.top, body.w * 62 // 100, body.h)
+    height = size[1]
+    row, gap = theme.px(height, PICK_ROW), theme.px(height, PICK_GAP)
+    strip_h = picker_rows * row + max(0, picker_rows - 1) * gap
+    strip = pygame.Rect(body.left, body.bottom - strip_h, body.w, strip_h)
+    upper_h = body.h - strip_h - (theme.px(height, 0.02) if picker_rows else 0)
+    picture = pygame.Rect(body.left, body.top, body.w * (PICK_PICTURE if picker_rows else 62) // 100, upper_h)
+    gap_x = theme.px(height, 0.02)
+    side = pygame.Rect(picture.right + gap_x, body.top, body.right - picture.right - gap_x, upper_h)
+    return picture, side, strip
+
+
+def picture_rect(size: tuple[int, int], picker_rows: int = 0) -> pygame.Rect:
+    """The part of a screen of `size` the picture is fitted into: the left of its body,
+    above the value picker's `picker_rows` rows."""
+    return check_rects(size, picker_rows)[0]
 
 
 def fit_picture(rect: pygame.Rect, frame_size: tuple[int, int], boxes: tuple[Box, ...] = ()) -> PictureFit:
@@ -130,12 +174,9 @@ def draw_check(surface: pygame.Surface, screen: CheckScreen, frame: np.ndarray |
     rule = max(2, canvas.px(0.006))
     pygame.draw.rect(canvas.surface, theme.GOLD, (0, header.bottom - rule, header.w, rule))
     canvas.text(screen.title, header.inflate(-2 * canvas.px(0.03), -canvas.px(0.02)), theme.HEADING, theme.GOLD)
-    body = areas["body"]
-    gap = canvas.px(0.02)
-    picture = picture_rect(surface.get_size())
+    picture, side, strip = check_rects(surface.get_size(), len(screen.picker))
     dice, fit = _picture(canvas, screen, frame, picture)
-    side = pygame.Rect(picture.right + gap, body.top, body.right - picture.right - gap, body.h)
-    targets = _side(canvas, screen, side)
+    targets = _side(canvas, screen, side, across=bool(screen.picker)) + _picker(canvas, screen.picker, strip)
     canvas.text(screen.message, areas["message"], theme.BODY, theme.WHITE, align="center")
     draw_buttons(canvas, Prompt(shake=screen.shake, next=screen.next))
     return CheckLayout(dice, targets, fit if screen.addable and frame is not None else None), canvas.texts
@@ -258,23 +299,79 @@ def _tag(canvas: Canvas, screen: CheckScreen, number: int, outline: pygame.Rect,
     canvas.text(text, spot.inflate(-spot.h // 5, -spot.h // 8), 1.0, theme.INK, align="center", min_size=0.0)
 
 
-def _side(canvas: Canvas, screen: CheckScreen, side: pygame.Rect) -> tuple[tuple[str, tuple[int, int, int, int]], ...]:
+def _side(canvas: Canvas, screen: CheckScreen, side: pygame.Rect,
+          across: bool = False) -> tuple[tuple[str, tuple[int, int, int, int]], ...]:
+    """The side panel: its words over its targets, one under the other, or side by side
+    in one row (`across`, while the value picker takes the foot of the screen)."""
     inner = panel(canvas, side)
     count = len(screen.targets)
-    words, buttons = split_rows(inner, (1.0, 0.42 * count)) if count else (inner, pygame.Rect(inner.bottomleft, (0, 0)))
+    rows = 1 if across else count
+    words, buttons = split_rows(inner, (1.0, 0.42 * rows)) if count else (inner, pygame.Rect(inner.bottomleft, (0, 0)))
     canvas.text(screen.side, words, theme.SMALL, theme.WHITE, wrap=True, valign="top")
     placed = []
     if count:
         gap = canvas.px(0.015)
-        height = (buttons.h - gap * (count - 1)) // count
+        height = (buttons.h - gap * (rows - 1)) // rows
+        width = (buttons.w - gap * (count - 1)) // count if across else buttons.w
         for index, (word, label) in enumerate(screen.targets):
-            rect = pygame.Rect(buttons.left, buttons.top + index * (height + gap), buttons.w, height)
+            rect = (pygame.Rect(buttons.left + index * (width + gap), buttons.top, width, height) if across else
+                    pygame.Rect(buttons.left, buttons.top + index * (height + gap), width, height))
             pygame.draw.rect(canvas.surface, theme.BUTTON, rect, border_radius=rect.h // 4)
             pygame.draw.rect(canvas.surface, theme.BUTTON_EDGE, rect, width=max(2, rect.h // 16),
                              border_radius=rect.h // 4)
             canvas.text(label, rect.inflate(-rect.h // 3, -rect.h // 4), theme.BODY, theme.GOLD, align="center")
             placed.append((word, (rect.x, rect.y, rect.w, rect.h)))
     return tuple(placed)
+
+
+def _picker(canvas: Canvas, rows: tuple[tuple[PickTarget, ...], ...],
+            strip: pygame.Rect) -> tuple[tuple[str, tuple[int, int, int, int]], ...]:
+    """The value picker's rows in `strip`, each row's targets side by side across it;
+    returns where each target was drawn, with its word."""
+    if not rows:
+        return ()
+    gap = canvas.px(PICK_GAP)
+    height = (strip.h - gap * (len(rows) - 1)) // len(rows)
+    placed = []
+    for number, row in enumerate(rows):
+        top = strip.top + number * (height + gap)
+        width = (strip.w - gap * (len(row) - 1)) / max(1, len(row))
+        for index, target in enumerate(row):
+            left = strip.left + round(index * (width + gap))
+            rect = pygame.Rect(left, top, strip.left + round(index * (width + gap) + width) - left, height)
+            _pick_target(canvas, target, rect)
+            placed.append((target.word, (rect.x, rect.y, rect.w, rect.h)))
+    return tuple(placed)
+
+
+def _pick_target(canvas: Canvas, target: PickTarget, rect: pygame.Rect) -> None:
+    """One picker target, its mark drawn in shape as well as colour: filled (the value
+    now), a dot in its corner (still to show), struck through (only other pieces)."""
+    radius = rect.h // 4
+    edge = max(2, rect.h // 16)
+    on, new, used = target.mark == "on", target.mark == "new", target.mark == "used"
+    pygame.draw.rect(canvas.surface, theme.GOLD if on else theme.BUTTON_OFF if used else theme.BUTTON, rect,
+                     border_radius=radius)
+    pygame.draw.rect(canvas.surface, theme.INK if on else theme.GOLD if new else theme.MUTED, rect,
+                     width=edge + (1 if new else 0), border_radius=radius)
+    colour = theme.INK if on else theme.MUTED if used else theme.GOLD if new else theme.WHITE
+    inner = rect.inflate(-max(4, rect.h // 5), -rect.h // 4)
+    if target.suit is not None:
+        side = min(inner.h, inner.w // 2)
+        face = pygame.Rect(0, 0, side, side)
+        label_w = min(inner.w - side, canvas.px(theme.BODY))
+        face.midleft = (inner.centerx - (side + label_w) // 2, inner.centery)
+        pygame.draw.rect(canvas.surface, theme.CREAM, face, border_radius=max(2, side // 6))
+        draw_suit(canvas.surface, target.suit, face.inflate(-side // 5, -side // 5),
+                  theme.RED if target.suit in RED_SUITS else theme.INK)
+        inner = pygame.Rect(face.right, inner.top, max(1, label_w), inner.h)
+    canvas.text(target.label, inner, theme.BODY, colour, align="center")
+    if new:
+        dot = max(3, rect.h // 9)
+        pygame.draw.circle(canvas.surface, theme.GOLD, (rect.right - 3 * dot, rect.top + 3 * dot), dot)
+    if used:
+        pygame.draw.line(canvas.surface, theme.MUTED, (rect.left + radius, rect.bottom - edge - 2),
+                         (rect.right - radius, rect.top + edge + 2), edge)
 
 
 def render_check(screen: CheckScreen, size: tuple[int, int], frame: np.ndarray | None = None) -> pygame.Surface:

@@ -299,7 +299,7 @@ class Appliance:
         assert self.corrections is not None
         image = kept[1]
         check = RollCheck.of_read(kind, read, frame_size=(image.shape[1], image.shape[0]),
-                                  die_side=self.corrections.die_side)
+                                  die_side=self.corrections.die_side, proposed=self.corrections.to_show(kind))
         self.correction = Correction(check, image, kept[0])
 
     def _set_check(self, check: RollCheck) -> None:

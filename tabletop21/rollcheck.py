@@ -16,7 +16,13 @@ so two tiles given the same halves are not kept.
 A card's value is its rank and suit, ("10", "H"), one of the 52 cards of a deck
 (tabletop21.corrections.DECK), shown and typed as 10H. Cards go as tiles do: SHAKE steps
 through the deck's cards not shown yet first, and a picture of one deck cannot give two
-cards the same rank and suit."""
+cards the same rank and suit.
+
+On a touchscreen the selected piece's value is also picked from targets under the
+picture (`choices`, `pick`): a die's value (d10: 0-9) or "no die" in one touch; a card's
+rank and suit, and a tile's two halves, in two (either part first, the value changing
+once both are touched). Each target is marked: the selected piece's value, values of
+the set still to show (`proposed`), values only other pieces of this picture have."""
 
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ from typing import TypeGuard
 
 from table.errors import TableError
 from table.reads import Box, TableRead
+from table.rules.cards import RANKS, SUITS
 from tabletop21.corrections import (
     FACES,
     ONE_OF_EACH,
@@ -54,6 +61,18 @@ TILE_SIDES = 2.0  # a domino tile is this many die sides long (an added tile's s
 CARD_SIDES = 4.0  # a card is about this many die sides long (an added card's square, with no card to size it)
 ON_A_DIE = 0.5  # an added square lying this much (of its area) or more on a die is a touch on that die
 
+# What the value picker offers (`RollCheck.choices`, `RollCheck.pick`), in rows: a die's
+# faces; a tile's half, touched twice; a card's rank, then its suit. Each row is drawn as
+# it stands here, whatever is still to show: a target never moves under a finger.
+HALVES = tuple(str(half) for half in range(7))
+PARTS: dict[str, tuple[tuple[str, ...], ...]] = {"dice": (tuple("123456"),), "d10": (tuple("0123456789"),),
+                                                 "dominoes": (HALVES,), "cards": (RANKS, SUITS)}
+PICK_NONE = "none"  # the picker's target for "no die" ("no tile", "no card"), at the end of the last row
+# How a picker target is marked: the selected piece's value (or the part touched first);
+# leading to a value of the set still to show; leading only to values other pieces of
+# this picture are given already.
+ON, NEW, USED = "on", "new", "used"
+
 
 @dataclass(frozen=True)
 class RollCheck:
@@ -61,8 +80,9 @@ class RollCheck:
     now. SHAKE (`cycle`) steps the selected die's value through the kind's faces and
     "no die"; NEXT (`next`) selects the next die, round to the first after the last;
     a tap on a die (`tap`) selects it, or cycles it when it is selected; a touch on the
-    picture where there is no die (`add`) adds one there; holding NEXT (`confirm`)
-    keeps the roll once every die has a value or is "no die"."""
+    picture where there is no die (`add`) adds one there; a touch on the value picker
+    under the picture (`pick`, its targets `choices`) gives the selected die a value;
+    holding NEXT (`confirm`) keeps the roll once every die has a value or is "no die"."""
 
     kind: str  # "dice" (d6), "d10", "dominoes" or "cards"
     boxes: tuple[Box, ...]
@@ -76,6 +96,9 @@ class RollCheck:
     die_side: float | None = None  # px: an added die's side when no other die gives one (the calibration's)
     # Values SHAKE offers first, in this order (the set's tiles, the deck's cards not shown yet); () none.
     proposed: tuple[Value, ...] = ()
+    # The first part of a value being picked by touch for the selected piece (a card's rank or
+    # suit, a tile's half, as PARTS has them); "" when none is.
+    pending: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in FACES:
@@ -93,6 +116,9 @@ class RollCheck:
             raise TableError(f"{self.proposed!r} are not all values a {self.one} shows: {PIECE_WORDS[self.kind]}")
         if self.boxes and not 0 <= self.selected < len(self.boxes):
             raise TableError(f"{self.one} {self.selected + 1} is not one of the {len(self.boxes)} {self.many}")
+        if self.pending and (self.kind not in ("dominoes", "cards") or
+                             not any(self.pending in row for row in PARTS[self.kind])):
+            raise TableError(f"{self.pending!r} is no part of a {self.one}'s value to pick")
 
     @classmethod
     def of_read(cls, kind: str, read: TableRead, frame_size: tuple[int, int] | None = None,
@@ -134,7 +160,7 @@ class RollCheck:
         """The next die selected; after the last, the first again."""
         if not self.boxes:
             return replace(self, message=self._none_found())
-        return replace(self, selected=(self.selected + 1) % len(self.boxes), message="")
+        return replace(self, selected=(self.selected + 1) % len(self.boxes), message="", pending="")
 
     def _none_found(self) -> str:
         return f"no {self.one} was found in this picture"
@@ -164,7 +190,7 @@ class RollCheck:
             return replace(self, message=f"{self.one} {index + 1} is not one of the {len(self.boxes)} {self.many}")
         if index == self.selected:
             return self.cycle()
-        return replace(self, selected=index, message="")
+        return replace(self, selected=index, message="", pending="")
 
     def add(self, point: tuple[float, float]) -> RollCheck:
         """A die the reader did not find, at `point` (the boxes' pixels), given no value
@@ -195,7 +221,7 @@ class RollCheck:
             return (*items[:at], item, *items[at:])
 
         return replace(self, boxes=put(self.boxes, box), values=put(self.values, UNREAD), read=put(self.read, None),
-                       added=put(self.added, True), selected=at,
+                       added=put(self.added, True), selected=at, pending="",
                        message=f"{self.one.capitalize()} {at + 1} added: press SHAKE (or touch it again) to give "
                                "its value")
 
@@ -247,13 +273,17 @@ class RollCheck:
             return replace(self, message=str(err))
         if count == 1 and len(self.boxes) > 1:
             return replace(self._given(self.selected, NO_DIE if given[0] is None else given[0]).next(), message="")
-        return replace(self, values=tuple(NO_DIE if v is None else v for v in given), message="")
+        return replace(self, values=tuple(NO_DIE if v is None else v for v in given), message="", pending="")
 
     def confirm(self) -> tuple[RollCheck, tuple[Value | None, ...] | None]:
         """The values to keep, one for each box of the check it returns (None: no piece
         there), or None with the reason as the message: a piece not given a value yet,
         no piece at all, or (dominoes, cards) two pieces given the same value. A piece the
-        person added and then said is no piece is dropped."""
+        person added and then said is no piece is dropped. A part picked by touch and not
+        completed is let go."""
+        return replace(self, pending="")._confirm()
+
+    def _confirm(self) -> tuple[RollCheck, tuple[Value | None, ...] | None]:
         unread = [n for n, value in enumerate(self.values, start=1) if value is UNREAD]
         if unread:
             which = ", ".join(map(str, unread))
@@ -306,7 +336,91 @@ class RollCheck:
     def _given(self, index: int, value: Given) -> RollCheck:
         values = list(self.values)
         values[index] = value
-        return replace(self, values=tuple(values), message="")
+        return replace(self, values=tuple(values), message="", pending="")
+
+    # --- the value picker (touch) -----------------------------------------------------------------------------
+
+    def pick(self, part: str) -> RollCheck:
+        """A touch on the picker's target `part` (PARTS, or PICK_NONE) for the selected
+        piece. A die's value, and PICK_NONE, are given at once. A card's rank or suit, or
+        a tile's half, touched first is kept as `pending` (the value stays as it is); the
+        second gives the value: the other of rank and suit (another rank, or suit, takes
+        the first one's place), or the tile's other half (the same half again: the
+        double). Anything else is the message and changes nothing."""
+        if not self.boxes:
+            return replace(self, message=self._none_found())
+        if part == PICK_NONE:
+            return self._given(self.selected, NO_DIE)
+        if not any(part in row for row in PARTS[self.kind]):
+            return replace(self, message=f"{part!r} is no part of a {self.one}'s value")
+        if self.kind in ("dice", "d10"):
+            return self._picked(int(part))
+        if self.kind == "dominoes":
+            if not self.pending:
+                return replace(self, pending=part, message=f"Half {part}: now touch the tile's other half ({part} "
+                                                           f"again for the double {part}-{part})")
+            low, high = sorted((int(self.pending), int(part)))
+            return self._picked((low, high))
+        rank = part if part in RANKS else self.pending if self.pending in RANKS else None
+        suit = part if part in SUITS else self.pending if self.pending in SUITS else None
+        if rank is None or suit is None:
+            return replace(self, pending=part, message=f"{part}: now touch the card's {'suit' if suit is None else 'rank'}")
+        return self._picked((rank, suit))
+
+    def _picked(self, value: Value) -> RollCheck:
+        """The selected piece given a value picked by touch; where another piece of this
+        picture has it too (a set, a deck: each once), the message says so."""
+        picked = self._given(self.selected, value)
+        twin = next((n for n, given in enumerate(self.values) if n != self.selected and given == value), None)
+        if twin is None or self.kind not in ONE_OF_EACH:
+            return picked
+        first, second = sorted((twin, self.selected))
+        return replace(picked, message=f"{self.many} {first + 1} and {second + 1} are both {value_text(value)}: a "
+                                       f"{ONE_OF_EACH[self.kind]} has each {self.one} once; change one")
+
+    def choices(self) -> tuple[tuple[tuple[str, str, str], ...], ...]:
+        """What the picker shows for the selected piece: rows of (part, label, mark), as
+        PARTS has them, PICK_NONE ("no card") ending the last row; () when there is no
+        piece. A mark is ON (the selected piece's value, or the part touched first), NEW
+        (the target leads to a value of the set still to show, `proposed`, that no other
+        piece of this picture has), USED (it leads only to values other pieces of this
+        picture have), or ""."""
+        if not self.boxes:
+            return ()
+        others = ({value for n, value in enumerate(self.values) if n != self.selected}
+                  if self.kind in ONE_OF_EACH else set())
+        new = set(self.proposed) - others
+        now = self.values[self.selected]
+        on = {self.pending} if self.pending else set(self._parts_of(now)) if self._face(now) else set()
+        rows = []
+        for row in PARTS[self.kind]:
+            marked = []
+            for part in row:
+                leads = self._leads(part)
+                mark = (ON if part in on else NEW if leads & new else
+                        USED if others and leads <= others else "")
+                marked.append((part, part, mark))
+            rows.append(marked)
+        rows[-1].append((PICK_NONE, f"no {self.one}", ON if now == NO_DIE else ""))
+        return tuple(tuple(row) for row in rows)
+
+    def _parts_of(self, value: Value) -> tuple[str, ...]:
+        """A value as the picker's parts: a die's "4", a tile's halves, a card's rank and suit."""
+        return tuple(str(part) for part in value) if isinstance(value, tuple) else (str(value),)
+
+    def _leads(self, part: str) -> set[Value]:
+        """The values a touch on `part` can give now, with `pending` as it is."""
+        if self.kind in ("dice", "d10"):
+            return {int(part)}
+        if self.kind == "dominoes":
+            half = int(part)
+            if self.pending:
+                other = int(self.pending)
+                return {(min(half, other), max(half, other))}
+            return {(min(half, other), max(half, other)) for other in range(7)}
+        if part in RANKS:
+            return {(part, self.pending)} if self.pending in SUITS else {(part, suit) for suit in SUITS}
+        return {(self.pending, part)} if self.pending in RANKS else {(rank, part) for rank in RANKS}
 
 
 def _overlap(one: Box, other: Box) -> float:

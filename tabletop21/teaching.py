@@ -19,8 +19,14 @@ the screen says how many of the 28 have been shown and which are still to come.
 up in rows: each picture's check offers first the deck's cards not shown yet, a card
 is typed as QS or 10H, and the screen counts the deck shown.
 
+On a touchscreen each check screen also shows a value picker under the picture: the
+selected piece's values as targets (`picker_targets`, from RollCheck.choices), a touch on
+one said as "pick:PART" (`touch_check`, RollCheck.pick), beside SHAKE's one value at a
+time.
+
 `Corrections` is where the appliance keeps a round corrected from its results screen
-(tabletop21.appliance)."""
+(tabletop21.appliance); a correction of tiles or cards offers first those its teaching
+folder does not hold yet (`Corrections.to_show`), as teaching at the table does."""
 
 from __future__ import annotations
 
@@ -40,6 +46,7 @@ from hardware.frames import CameraLost, FrameSource
 from table.driver import CONFIRM, NEXT, SHAKE
 from table.errors import TableError
 from table.reads import Box, TableRead
+from table.rules.cards import SUITS
 from tabletop21.corrections import (
     FACES,
     ONE_OF_EACH,
@@ -58,7 +65,9 @@ from vision.image_io import NotAnImage
 
 if TYPE_CHECKING:
     from display.live import Display
-    from display.teach import CheckScreen
+    from display.teach import CheckScreen, PickTarget
+
+PICK_WORD = "pick"  # a touch on the value picker: "pick:Q" (display.teach.PickTarget.word)
 
 # Where a taught file is written when the settings name none (the examples go into
 # tabletop21.corrections.TEACH_FOLDERS).
@@ -164,6 +173,12 @@ def shown_in(folder: Path, kind: str) -> frozenset[Value]:
     return frozenset(shown)
 
 
+def still_to_show(kind: str, shown: Collection[Value]) -> tuple[Value, ...]:
+    """Dominoes (cards): the tiles of the set (the cards of the deck) not among `shown`,
+    in FACES' order: what a check offers first (RollCheck.proposed); () for dice."""
+    return tuple(face for face in FACES[kind] if face not in shown) if kind in ONE_OF_EACH else ()
+
+
 def tiles_in(folder: Path) -> frozenset[Value]:
     """The tiles of a double-six set the teaching folder's labels.json holds (as (low,
     high)); none when there is no labels.json or it holds no tiles."""
@@ -195,16 +210,31 @@ def check_screen(check: RollCheck, *, title: str, message: str, side: str, targe
                        unread=tuple(value is UNREAD for value in check.values),
                        absent=tuple(value == NO_DIE for value in check.values), changed=check.changed,
                        selected=check.selected if check.boxes else None, frame_size=frame_size,
-                       shake="change value", next=f"next {check.one}", targets=targets, side=side, addable=True)
+                       shake="change value", next=f"next {check.one}", targets=targets, side=side, addable=True,
+                       picker=picker_targets(check))
+
+
+def picker_targets(check: RollCheck) -> tuple[tuple[PickTarget, ...], ...]:
+    """The value picker of the check's selected piece (RollCheck.choices) as the display
+    draws it: each target said as PICK_WORD:part when touched, a card's suit drawn as
+    its shape."""
+    from display.teach import PickTarget
+
+    return tuple(tuple(PickTarget(f"{PICK_WORD}:{part}", label, mark,
+                                  suit=part if check.kind == "cards" and part in SUITS else None)
+                       for part, label, mark in row) for row in check.choices())
 
 
 def touch_check(check: RollCheck, word: str) -> RollCheck | None:
-    """A tap on the check screen's picture, as display.teach.target_at says it: "die:N"
-    selects die N or changes it, "frame:X,Y" adds a die at (X, Y) of the frame's pixels
-    where no die was touched (RollCheck.add). None: the word is no tap on the picture."""
+    """A tap on the check screen's picture or value picker, as display.teach.target_at
+    says it: "die:N" selects die N or changes it, "frame:X,Y" adds a die at (X, Y) of the
+    frame's pixels where no die was touched (RollCheck.add), "pick:PART" is a touch on the
+    picker's PART (RollCheck.pick: "4", "Q", "H", "none"). None: the word is none of these."""
     where, _, rest = word.partition(":")
     if where == "die" and rest.isdigit():
         return check.tap(int(rest))
+    if where == PICK_WORD and rest:
+        return check.pick(rest)
     if where == "frame":
         try:
             x, y = (float(part) for part in rest.split(","))
@@ -225,18 +255,21 @@ def check_words(check: RollCheck) -> str:
             f"picks the next {one}, hold NEXT keeps the {ROUNDS[check.kind]}")
 
 
-HOW = ("SHAKE: the selected {one}'s next value ({faces}, then no {one}). NEXT: the next {one}. Hold NEXT: keep "
-       "it. On a touchscreen: touch a {one} to pick it, again to change it; touch a {one} with no box to add it. "
-       "*: changed by you.")
+# The side panel of a check: what SHAKE does (NEXT and holding NEXT are on the message line
+# and the screen's targets), and the touches, the value picker's among them.
+HOW = ("SHAKE: the selected {one}'s next value ({faces}). On a touchscreen: touch a {one}, then its {value} below"
+       "{marks}; touch a {one} with no box to add it. *: changed by you.")
 
 
 def how_words(kind: str) -> str:
     faces = FACES[kind]
     if kind == "dominoes":
-        return HOW.format(one="tile", faces="the tiles of your set not shown yet first, then every other tile")
+        return HOW.format(one="tile", faces="tiles of your set not shown yet first", value="two halves",
+                          marks=" (a dot: not shown yet)")
     if kind == "cards":
-        return HOW.format(one="card", faces="cards not shown yet first, then the rest") + " Or type QS, 10h (x: no card)."
-    return HOW.format(one="die", faces=f"{faces[0]}-{faces[-1]}")
+        return HOW.format(one="card", faces="cards not shown yet first", value="rank and suit",
+                          marks=" (a dot: not shown yet)") + " Or type QS, 10h (x: no card)."
+    return HOW.format(one="die", faces=f"{faces[0]}-{faces[-1]}, then no die", value="value", marks="")
 
 
 # --- correcting a round from its results screen ---------------------------------------------------------------
@@ -260,6 +293,12 @@ class Corrections:
         self.folders = {kind: Path(folder).expanduser() for kind, folder in {**TEACH_FOLDERS, **(folders or {})}.items()}
         self._now = now
         self.die_side = die_side  # px: the calibration's die, the side of a die added where the roll gives none
+
+    def to_show(self, kind: str) -> tuple[Value, ...]:
+        """Dominoes (cards): the tiles of the set (the cards of the deck) the kind's
+        teaching folder does not hold yet, which the correction offers first, as teaching
+        at the table does; () for dice."""
+        return still_to_show(kind, shown_in(self.folders[kind], kind)) if kind in ONE_OF_EACH else ()
 
     def keep(self, correction: Correction, values: tuple[Value | None, ...]) -> tuple[Path, str]:
         """The picture and the values kept; the folder and the picture's name. TableError
@@ -471,7 +510,7 @@ class TableTeaching:
     def to_show(self) -> tuple[Value, ...]:
         """Dominoes (cards): the tiles of the set (the cards of the deck) not kept yet, in
         FACES' order, which each check offers first; () for dice."""
-        return tuple(face for face in FACES[self.kind] if face not in self.shown) if self.kind in ONE_OF_EACH else ()
+        return still_to_show(self.kind, self.shown)
 
     def set_words(self) -> str:
         """Dominoes (cards): how much of the set (the deck) has been shown, in words."""

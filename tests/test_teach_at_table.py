@@ -243,7 +243,8 @@ def test_the_screen_to_frame_mapping_is_the_transform_the_picture_is_drawn_with(
     screen = check_screen(check, title="CHECK", message="m", side="s", targets=(), frame_size=frame_size)
     layout, _ = draw_check(pygame.Surface((800, 480)), screen, np.full((height, width, 3), 90, np.uint8))
     fit = layout.picture
-    assert fit is not None and fit == fit_picture(picture_rect((800, 480)), frame_size, boxes), "a pure function"
+    assert len(screen.picker) == 1, "a die's values in one row under the picture"
+    assert fit is not None and fit == fit_picture(picture_rect((800, 480), 1), frame_size, boxes), "a pure function"
     for box, (x, y, w, h) in zip(boxes, layout.dice):  # each die's drawn outline maps back onto its box
         centre = fit.to_frame((x + w / 2, y + h / 2))
         assert centre is not None
