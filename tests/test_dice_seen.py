@@ -125,18 +125,21 @@ def test_the_learned_reader_adds_what_the_hand_built_reader_did_not_read():
     own = load_nets().cfg["detector"]["threshold"]
     refusal = Unreadable("die", (300.0, 300.0), "top face unclear (best guess 3 at 0.50)", (280.0, 280.0, 320.0, 320.0))
     edge = Unreadable("die", (300.0, 500.0), "die lies across the edge of the view", (280.0, 480.0, 320.0, 520.0))
-    hand = TableRead(dice=(_die(3, 100, 100),), unreadable=(refusal, edge))
+    cocked = Unreadable("die", (100.0, 500.0), "die does not lie flat (cocked or stacked)", (80.0, 480.0, 120.0, 520.0))
+    hand = TableRead(dice=(_die(3, 100, 100),), unreadable=(refusal, edge, cocked))
     finds = (_find(100, 100, 0.9, _probs(6, 0.999)),  # on the hand-built die: its value stands (refused)
              _find(302, 298, 0.9, _probs(5, 0.999)),  # in a hand-built refusal: read
              _find(500, 100, 0.9, _probs(1, 0.999)),  # nothing there for the hand-built reader
              _find(500, 300, own / 2, _probs(2, 0.999)),  # under the learned reader's own threshold
              _find(500, 500, 0.9, _probs(6, 0.5)),  # unsure: refused
-             _find(301, 501, 0.9, _probs(4, 0.999)))  # across the edge: the refusal stands
+             _find(301, 501, 0.9, _probs(4, 0.999)),  # across the edge: the refusal stands
+             _find(99, 502, 0.9, _probs(2, 0.999)))  # cocked: the refusal stands
     read = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 640)))
     assert [(d.value, d.center) for d in read.dice] == [(1, (500, 100)), (5, (302, 298))]
-    assert sorted(u.center for u in read.unreadable) == [(100, 100), (300, 500), (500, 500)]
+    assert sorted(u.center for u in read.unreadable) == [(100, 100), (100, 500), (300, 500), (500, 500)]
     alone = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 640)), fill=False)
-    assert alone.dice == () and sorted(u.center for u in alone.unreadable) == [(100, 100), (300, 300), (300, 500)]
+    assert alone.dice == () and sorted(u.center for u in alone.unreadable) == [(100, 100), (100, 500), (300, 300),
+                                                                                (300, 500)]
 
 
 @pytest.mark.skipif(not DICE_PHOTOS.is_dir(), reason="../shared/data/dice-d6-photos is not beside the repository")

@@ -14,10 +14,9 @@ tray and far more on the others. So, die by die (`combine`):
   hand-built value less than AGREE, is refused ("the two dice readers disagree"): the
   table asks for a re-roll rather than pay on a value two readers dispute.
 - Where the hand-built reader reads no die, the learned reader's own reads and refusals
-  are added. A learned read replaces a hand-built refusal it lies in (an unclear face;
-  a die the hand-built reader takes for cocked or stacked, which on photos taken at an
-  angle is most often a flat die), but not one for a die across the view's or the play
-  area's edge.
+  are added. A learned read replaces a hand-built refusal it lies in for an unclear
+  face, but not one for a die across the view's or the play area's edge, or cocked or
+  stacked: the learned reader reads the face most turned up of such a die.
 
 A frame the hand-built reader refuses as a whole (no colour, too grainy, a table it
 cannot tell from the dice) is read by the learned reader alone. docs/vision.md has the figures ("The two readers together").
@@ -41,7 +40,7 @@ AGREE = 0.01  # the classifier's probability of the hand-built value under which
 NOT_A_DIE = 0.3  # the classifier's "not a die" at or over which a hand-built die is dropped
 GROW = 0.2  # a find this share of a die's box beyond its edges still sees that die
 WHOLE = 0.9  # a refusal whose box covers this share of the frame is of the whole view
-EDGE = "across the edge"  # in the reason of a refusal no learned read replaces
+STANDS = ("across the edge", "does not lie flat")  # in the reason of a refusal no learned read replaces
 
 
 def seen(box: Box, finds: Sequence[dict]) -> bool:
@@ -141,8 +140,8 @@ def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: f
             if any(seen(d.box, at) for d in hand.dice):
                 continue  # the hand-built reader read a die here: its value, or none, stands
             under = [u for u in refused if u.box is not None and seen(u.box, at)]
-            if any(EDGE in u.reason for u in under):
-                continue  # a die across the view's or the play area's edge is refused whatever its face shows
+            if any(words in u.reason for u in under for words in STANDS):
+                continue  # a die across an edge, cocked or stacked is refused whatever its face shows
             refused = [u for u in refused if u not in under]
             dice.append(die)
         boxes = [d.box for d in dice] + [u.box for u in refused if u.box is not None]
