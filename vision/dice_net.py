@@ -215,13 +215,42 @@ def _read_views(batch: np.ndarray, nets: _Nets, tta) -> np.ndarray:
     return classify(views, nets).reshape(turns, len(batch), -1).mean(0)
 
 
+def look(frame: np.ndarray, nets: _Nets, finds: list[dict] | None = None) -> float:
+    """How much more than its square input the detector is shown a checked frame: the
+    config's `detector.enlarge` where the dice it finds at its own threshold in the
+    letterboxed frame (`finds`, found here when not given) are smaller than
+    `detector.small` pixels (median of their longer sides), else 1 (and 1 for a config
+    with neither). Small dice then cover more of the detector's cells; big ones are left
+    as they are, which the detector knows best."""
+    det = nets.cfg["detector"]
+    enlarge, small = float(det.get("enlarge", 1.0)), float(det.get("small", 0.0))
+    if enlarge == 1.0 or small <= 0:
+        return 1.0
+    if finds is None:
+        finds = detect(frame, nets, float(det["threshold"]))
+    sure = [max(f["w"], f["h"]) for f in finds if f["score"] >= float(det["threshold"])]
+    scale = float(det["input"]) / max(frame.shape[:2])
+    return enlarge if sure and float(np.median(sure)) * scale < small else 1.0
+
+
+def at_look(frame: np.ndarray, nets: _Nets, threshold: float) -> list[dict]:
+    """The detector's finds at `threshold` or more, the frame enlarged where its dice are
+    small (`look`): the first look's finds, or the closer look's in their place."""
+    finds = detect(frame, nets, min(threshold, float(nets.cfg["detector"]["threshold"])))
+    enlarge = look(frame, nets, finds)
+    if enlarge != 1.0:
+        return detect(frame, nets, threshold, enlarge)
+    return [f for f in finds if f["score"] >= threshold]
+
+
 def candidates(frame_bgr: np.ndarray, config_path=None, min_score: float | None = None) -> list[dict]:
     """Every detection above `min_score` (default: the config's detector threshold) with
-    its box in frame pixels, detector score and the classifier's 7 probabilities."""
+    its box in frame pixels, detector score and the classifier's 7 probabilities; the
+    detector sees the frame enlarged where its dice are small (`look`)."""
     frame = _check_frame(frame_bgr)
     nets = load_nets(config_path)
     thr = float(nets.cfg["detector"]["threshold"] if min_score is None else min_score)
-    kept = detect(frame, nets, thr)
+    kept = at_look(frame, nets, thr)
     if not kept:
         return []
     batch = face_crops(frame, nets, kept)

@@ -88,7 +88,7 @@ def evidence(frame_bgr: np.ndarray, calibration: Calibration | None = None, *, t
     hand-built reader raises)."""
     hand = read_dice_hand(frame_bgr, calibration)
     frame, nets = dice_net._check_frame(frame_bgr), dice_net.load_nets(config)
-    finds = dice_net.detect(frame, nets, threshold)
+    finds = dice_net.at_look(frame, nets, threshold)
     own = float(nets.cfg["detector"]["threshold"])
     wanted = {id(f) for f in finds if f["score"] >= own}
     wanted |= {id(_nearest(d, finds)) for d in hand.dice if seen(d.box, finds)}

@@ -187,7 +187,10 @@ def model_id(config_path=None, kind: str = "dice") -> str:
     digest = hashlib.sha256()
     for name in (nets.cfg["detector"]["file"], nets.cfg["face"]["file"], *nets.cfg["face"].get("also", ())):
         digest.update((nets.base / name).read_bytes())
-    digest.update(json.dumps([nets.cfg["detector"], nets.cfg["face"]], sort_keys=True).encode())
+    # the closer look at small dice (vision.dice_net.look) is the untaught reader's: a taught
+    # reader shows the detector the frame at the scale it chose itself
+    detector = {k: v for k, v in nets.cfg["detector"].items() if k not in ("enlarge", "small")}
+    digest.update(json.dumps([detector, nets.cfg["face"]], sort_keys=True).encode())
     return digest.hexdigest()[:16]
 
 
