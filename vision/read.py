@@ -32,15 +32,15 @@ OUTSIZED = 4.0  # a refusal whose box is this many times an object's is not of t
 
 
 def read_dice(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
-    """The hand-built d6 reader, each die it reads or refuses kept only where the learned
-    reader's detector also sees one (vision.dice_seen; docs/vision.md)."""
+    """The hand-built and learned d6 readers together, die by die (vision.dice_seen;
+    docs/vision.md, "The two readers together")."""
     from vision.dice_seen import read_dice_seen
 
     return read_dice_seen(frame_bgr, calibration)
 
 
 def read_dice_hand_built(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
-    """The hand-built d6 reader alone (vision.dice), without the detector's check."""
+    """The hand-built d6 reader alone (vision.dice), without the learned one."""
     from vision.dice import read_dice
 
     return read_dice(frame_bgr, calibration)

@@ -1,5 +1,5 @@
 """`tabletop21 bench dice`: milliseconds per 640x640 frame for the dice reader (the
-hand-built reader checked by the learned detector, vision.dice_seen) and the settle
+hand-built and learned readers together, vision.dice_seen) and the settle
 detector, single-threaded (a Pi 4 core is roughly five times slower than one
 core of the development machine), the reader on frames of the appliance camera's
 size, and the peak memory of a fresh process with the readers loaded."""
@@ -98,8 +98,8 @@ def run(args=None) -> None:
         print(f"{name} enlarged twice, cut to 1280x720 (the camera's frames): read_dice mean {camera.mean():.1f} ms, "
               f"p95 {np.percentile(camera, 95):.1f} ms")
         hand = timings(read_dice_hand, paths, passes=READ_PASSES).min(axis=0)
-        print(f"{name}: the hand-built reader alone, without the detector's check (vision.dice.read_dice) mean "
-              f"{hand.mean():.1f} ms (each frame's least of {READ_PASSES}), against {least.mean():.1f} ms checked")
+        print(f"{name}: the hand-built reader alone (vision.dice.read_dice) mean "
+              f"{hand.mean():.1f} ms (each frame's least of {READ_PASSES}), against {least.mean():.1f} ms for both")
         learned = timings(read_dice_net, paths, passes=READ_PASSES).min(axis=0)
         learned_camera = timings(read_dice_net, paths, _camera_frame)[0]
         print(f"{name}: the learned reader (read_dice_net, one onnxruntime thread) mean {learned.mean():.1f} ms "

@@ -34,7 +34,7 @@ def register(subparsers) -> None:
     parser.add_argument("--dice-net", action="store_true",
                         help="score the learned d6 reader (ONNX; docs/vision-dice-net.md) in place of the shipped one")
     parser.add_argument("--dice-hand", action="store_true",
-                        help="score the hand-built d6 reader alone, without the learned detector's check (docs/vision.md)")
+                        help="score the hand-built d6 reader alone, without the learned one (docs/vision.md)")
     parser.add_argument("--d10-net", action="store_true",
                         help="score the learned d10 reader (ONNX; docs/vision-cards-d10.md) in place of the shipped one")
     parser.add_argument("--dominoes-net", action="store_true",
