@@ -253,8 +253,8 @@ class Appliance:
     # --- a round's read corrected from its results screen, for teaching ---------------------------------------
 
     def _correctable(self) -> bool:
-        """The round is over, its last read was of dice, d10s or domino tiles and its
-        picture is kept."""
+        """The round is over, its last read was of dice, d10s, domino tiles or cards
+        (teaching.read_kind) and its picture is kept."""
         driver, read = self.table.driver, self.table.read
         return (self.corrections is not None and self.correction is None and driver.phase == "results"
                 and read is not None and self._read_image is not None
