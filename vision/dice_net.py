@@ -215,19 +215,22 @@ def _read_views(batch: np.ndarray, nets: _Nets, tta) -> np.ndarray:
     return classify(views, nets).reshape(turns, len(batch), -1).mean(0)
 
 
-def look(frame: np.ndarray, nets: _Nets, finds: list[dict] | None = None) -> float:
+# The config's keys of the closer look (`look`): the untaught reader's alone, since a
+# taught reader shows the detector the frame at the scale it chose (vision.teach.model_id)
+LOOK_KEYS = ("enlarge", "small")
+
+
+def look(frame: np.ndarray, nets: _Nets, finds: list[dict]) -> float:
     """How much more than its square input the detector is shown a checked frame: the
-    config's `detector.enlarge` where the dice it finds at its own threshold in the
-    letterboxed frame (`finds`, found here when not given) are smaller than
-    `detector.small` pixels (median of their longer sides), else 1 (and 1 for a config
-    with neither). Small dice then cover more of the detector's cells; big ones are left
-    as they are, which the detector knows best."""
+    config's `detector.enlarge` where the dice it found at its own threshold in the
+    letterboxed frame (`finds`, the first look's) are smaller than `detector.small`
+    pixels (median of their longer sides), else 1 (and 1 for a config with neither).
+    Small dice then cover more of the detector's cells; big ones are left as they are,
+    which the detector knows best."""
     det = nets.cfg["detector"]
     enlarge, small = float(det.get("enlarge", 1.0)), float(det.get("small", 0.0))
     if enlarge == 1.0 or small <= 0:
         return 1.0
-    if finds is None:
-        finds = detect(frame, nets, float(det["threshold"]))
     sure = [max(f["w"], f["h"]) for f in finds if f["score"] >= float(det["threshold"])]
     scale = float(det["input"]) / max(frame.shape[:2])
     return enlarge if sure and float(np.median(sure)) * scale < small else 1.0

@@ -19,7 +19,8 @@ tray and far more on the others. So, die by die (`combine`):
   stacked: the learned reader reads the face most turned up of such a die.
 
 A frame the hand-built reader refuses as a whole (no colour, too grainy, a table it
-cannot tell from the dice) is read by the learned reader alone. docs/vision.md has the figures ("The two readers together").
+cannot tell from the dice) is read by the learned reader alone. docs/vision.md has the
+figures ("The two readers together").
 """
 
 from __future__ import annotations
@@ -43,18 +44,22 @@ WHOLE = 0.9  # a refusal whose box covers this share of the frame is of the whol
 STANDS = ("across the edge", "does not lie flat")  # in the reason of a refusal no learned read replaces
 
 
-def seen(box: Box, finds: Sequence[dict]) -> bool:
-    """Whether a find's centre lies in `box` grown by GROW of its size each way."""
+def _near(box: Box, point: tuple[float, float]) -> bool:
+    """Whether `point` lies in `box` grown by GROW of its size each way."""
     x0, y0, x1, y1 = box
     gx, gy = GROW * (x1 - x0), GROW * (y1 - y0)
-    return any(x0 - gx <= f["center"][0] <= x1 + gx and y0 - gy <= f["center"][1] <= y1 + gy for f in finds)
+    return x0 - gx <= point[0] <= x1 + gx and y0 - gy <= point[1] <= y1 + gy
+
+
+def seen(box: Box, finds: Sequence[dict]) -> bool:
+    """Whether a find's centre lies in `box` grown by GROW of its size each way."""
+    return any(_near(box, f["center"]) for f in finds)
 
 
 def _learned(frame_bgr: np.ndarray, calibration: Calibration | None, config) -> TableRead:
-    """The learned d6 reader's read, inside the play area when calibrated."""
-    learned = dice_net.read_dice_net(frame_bgr, config)
-    dice, refusals = boxes_in_play(calibration, learned.dice, learned.unreadable, "die", "the die")
-    return TableRead(dice=tuple(dice), unreadable=tuple(refusals))
+    """The learned d6 reader's read (vision.dice_net.read_dice_net), inside the play area
+    when calibrated."""
+    return _own(dice_net.candidates(frame_bgr, config), calibration, config)
 
 
 def _nearest(die: Die, finds: Sequence[dict]) -> dict:
@@ -136,17 +141,16 @@ def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: f
     if fill:
         own = _own(finds, calibration, config)
         for die in own.dice:
-            at = [{"center": die.center}]
-            if any(seen(d.box, at) for d in hand.dice):
+            if any(_near(d.box, die.center) for d in hand.dice):
                 continue  # the hand-built reader read a die here: its value, or none, stands
-            under = [u for u in refused if u.box is not None and seen(u.box, at)]
+            under = [u for u in refused if u.box is not None and _near(u.box, die.center)]
             if any(words in u.reason for u in under for words in STANDS):
                 continue  # a die across an edge, cocked or stacked is refused whatever its face shows
             refused = [u for u in refused if u not in under]
             dice.append(die)
         boxes = [d.box for d in dice] + [u.box for u in refused if u.box is not None]
         for refusal in own.unreadable:
-            if not any(seen(b, [{"center": refusal.center}]) for b in boxes):
+            if not any(_near(b, refusal.center) for b in boxes):
                 refused.append(refusal)
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     return replace(hand, dice=tuple(dice), unreadable=tuple(refused))

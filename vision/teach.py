@@ -187,9 +187,7 @@ def model_id(config_path=None, kind: str = "dice") -> str:
     digest = hashlib.sha256()
     for name in (nets.cfg["detector"]["file"], nets.cfg["face"]["file"], *nets.cfg["face"].get("also", ())):
         digest.update((nets.base / name).read_bytes())
-    # the closer look at small dice (vision.dice_net.look) is the untaught reader's: a taught
-    # reader shows the detector the frame at the scale it chose itself
-    detector = {k: v for k, v in nets.cfg["detector"].items() if k not in ("enlarge", "small")}
+    detector = {k: v for k, v in nets.cfg["detector"].items() if k not in dice_net.LOOK_KEYS}
     digest.update(json.dumps([detector, nets.cfg["face"]], sort_keys=True).encode())
     return digest.hexdigest()[:16]
 

@@ -78,7 +78,7 @@ def output_nodes(path: Path) -> list[str]:
 
 
 def quantize_file(src: Path, dst: Path, input_name: str, inputs: list[np.ndarray],
-                  keep_outputs: bool = False, reduce_range: bool = REDUCE_RANGE) -> None:
+                  keep_outputs: bool = False) -> None:
     """An 8-bit copy of `src` at `dst`, activation ranges from `inputs`; with
     `keep_outputs` the nodes writing the outputs stay in floats (`output_nodes`)."""
     from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
@@ -89,7 +89,7 @@ def quantize_file(src: Path, dst: Path, input_name: str, inputs: list[np.ndarray
         quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
         quantize_static(str(pre), str(dst), _Feed(input_name, inputs), quant_format=QuantFormat.QDQ,
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        op_types_to_quantize=QUANTIZED_OPS, reduce_range=reduce_range,
+                        op_types_to_quantize=QUANTIZED_OPS, reduce_range=REDUCE_RANGE,
                         nodes_to_exclude=output_nodes(pre) if keep_outputs else None)
 
 
