@@ -193,3 +193,25 @@ def test_a_grey_frame_the_hand_built_reader_refuses_is_read_by_the_learned_one()
             right += any(lab["box"][0] <= die.center[0] <= lab["box"][2] and lab["box"][1] <= die.center[1]
                          <= lab["box"][3] and lab.get("value") == die.value for lab in labels[name]["dice"])
     assert read >= 20 and right >= read - 1, (right, read)
+
+
+def test_a_hand_built_die_reaching_another_die_does_not_hide_the_learned_read_of_it():
+    # The hand-built reader put a die between two touching dice: its grown box reaches the
+    # die beside it, which the learned reader reads; that read is of another die and stands.
+    between = Die(3, (120.0, 100.0), (95.0, 75.0, 145.0, 125.0), 0.99)
+    hand = TableRead(dice=(between,))
+    finds = (_find(120, 100, 0.9, _probs(3, 0.999)), _find(152, 100, 0.9, _probs(5, 0.999)))
+    read = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 640)))
+    assert sorted((d.value, d.center) for d in read.dice) == [(3, (120, 100)), (5, (152, 100))]
+
+
+def test_a_hand_built_refusal_stands_only_where_the_learned_detector_finds_a_die_for_sure():
+    from vision.dice_net import load_nets
+
+    own = load_nets().cfg["detector"]["threshold"]
+    knot = Unreadable("die", (300.0, 300.0), "top face unclear (best guess 3 at 0.50)", (280.0, 280.0, 320.0, 320.0))
+    die = Unreadable("die", (500.0, 300.0), "top face unclear (best guess 2 at 0.60)", (480.0, 280.0, 520.0, 320.0))
+    hand = TableRead(unreadable=(knot, die))
+    finds = (_find(301, 300, own / 2), _find(500, 301, own + 0.05, _probs(2, 0.5)))
+    read = dice_seen.combine(dice_seen.Evidence(hand, finds, (640, 640)), fill=False)
+    assert read.unreadable == (die,), "a weak find on a knot of the table does not keep its refusal"

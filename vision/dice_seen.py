@@ -6,15 +6,19 @@ other tables it takes the table's grain, knots and shadows for dice and misses h
 dice. The learned reader, trained on photos of many tables, reads fewer dice on that
 tray and far more on the others. So, die by die (`combine`):
 
-- A die the hand-built reader reads, or refuses with a box, is dropped where the learned
-  detector sees no die on or near it (its box grown by GROW each way), and a die is
-  dropped where the learned face classifier, cutting it at the detector's box, takes it
-  for no die with NOT_A_DIE or more.
+- A die the hand-built reader reads is dropped where the learned detector sees no die on
+  or near it (its box grown by GROW each way), and where the learned face classifier,
+  cutting it at the detector's box, takes it for no die with NOT_A_DIE or more. A
+  hand-built refusal with a box stands only where the detector finds a die at the
+  learned reader's own threshold: on a grained or patterned table the hand-built
+  reader refuses knots and shadows that weak finds also lie on.
 - A die the classifier reads as another value with DISAGREE or more, or gives its
   hand-built value less than AGREE, is refused ("the two dice readers disagree"): the
   table asks for a re-roll rather than pay on a value two readers dispute.
 - Where the hand-built reader reads no die, the learned reader's own reads and refusals
-  are added. A learned read replaces a hand-built refusal it lies in for an unclear
+  are added: a learned read is left out only where it is the same die as a hand-built
+  one the detector saw (each one's centre in the other's box), not where a hand-built
+  box merely reaches it (a hand-built die placed between two dice hid a die beside it). A learned read replaces a hand-built refusal it lies in for an unclear
   face, but not one for a die across the view's or the play area's edge, or cocked or
   stacked: the learned reader reads the face most turned up of such a die.
 
@@ -49,6 +53,12 @@ def _near(box: Box, point: tuple[float, float]) -> bool:
     x0, y0, x1, y1 = box
     gx, gy = GROW * (x1 - x0), GROW * (y1 - y0)
     return x0 - gx <= point[0] <= x1 + gx and y0 - gy <= point[1] <= y1 + gy
+
+
+def _same(a: Die, b: Die) -> bool:
+    """Whether two reads are of one die: each one's centre lies in the other's box."""
+    return all(box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3] for box, c in ((a.box, b.center),
+                                                                                       (b.box, a.center)))
 
 
 def seen(box: Box, finds: Sequence[dict]) -> bool:
@@ -124,13 +134,17 @@ def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: f
     if fill and seen_.refused_whole():  # the hand-built reader cannot read this frame; the learned one can
         return _own(finds, calibration, config)
     dice: list[Die] = []
-    refused = [u for u in hand.unreadable if u.box is None or seen(u.box, finds)]
+    own_threshold = float(dice_net.load_nets(config).cfg["detector"]["threshold"])
+    sure = [f for f in finds if f["score"] >= own_threshold]
+    refused = [u for u in hand.unreadable if u.box is None or seen(u.box, sure)]
+    taken: list[Die] = []  # the hand-built dice the learned reader saw as dice
     for die in hand.dice:
         if not seen(die.box, finds):
             continue
         p = _nearest(die, finds)["probs"]
         if not_a_die is not None and p[0] >= not_a_die:
             continue
+        taken.append(die)
         other = int(np.argmax(p[1:])) + 1
         if (disagree is not None and other != die.value and p[other] >= disagree) or \
                 (agree is not None and p[die.value] < agree):
@@ -141,8 +155,8 @@ def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: f
     if fill:
         own = _own(finds, calibration, config)
         for die in own.dice:
-            if any(_near(d.box, die.center) for d in hand.dice):
-                continue  # the hand-built reader read a die here: its value, or none, stands
+            if any(_same(d, die) for d in taken):
+                continue  # the hand-built reader read this die: its value, or none, stands
             under = [u for u in refused if u.box is not None and _near(u.box, die.center)]
             if any(words in u.reason for u in under for words in STANDS):
                 continue  # a die across an edge, cocked or stacked is refused whatever its face shows
