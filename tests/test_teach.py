@@ -239,3 +239,19 @@ def test_a_big_phone_photo_is_taught_from_shrunk_with_its_boxes(tmp_path, capsys
     assert all(max(ex.frame.shape[:2]) == 1600 for ex in loaded)
     assert loaded[0].dice[0][1] == pytest.approx(tuple(c * 2.5 for c in drawn_examples()[0].dice[0][1]))
     assert main(["teach", "dice", str(folder), "-o", str(tmp_path / "t.json")]) == 0
+
+
+def test_a_taught_reader_at_a_calibrated_table_reads_only_the_play_area(taught):
+    from vision.calibration import Calibration, FrameMismatch
+    from vision.read import OTHER_READERS, taught_reader
+
+    frame, dice = drawn((3, 6, 1, 5, 2), 1)  # dice at x = 90, 210, 330, 450, 570
+    left = Calibration((640, 480), ((0.0, 0.0), (345.0, 0.0), (345.0, 480.0), (0.0, 480.0)))
+    for reader in (taught_reader(taught), OTHER_READERS["dice-net"]):
+        whole, kept = reader(frame), reader(frame, left)
+        assert any(d.center[0] > 400 for d in whole.dice), whole
+        assert kept.dice and all(d.center[0] < 300 for d in kept.dice), kept
+        assert all(u.center[0] < 345 for u in kept.unreadable), kept
+        assert any("across the edge of the play area" in u.reason for u in kept.unreadable), kept
+        with pytest.raises(FrameMismatch):
+            reader(frame[:400], left)

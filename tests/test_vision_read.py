@@ -221,3 +221,22 @@ def test_the_smallest_frames_read_are_as_documented(side, readers, refused):
             read_table(frame, readers=readers)
     else:
         read_table(frame, readers=readers)
+
+
+def test_a_whole_frame_d6_or_d10_read_is_kept_to_the_play_area():
+    from table.reads import D10, Die, TableRead, Unreadable
+    from vision.calibration import Calibration
+    from vision.read import in_play_area
+
+    left = Calibration((640, 480), ((0.0, 0.0), (345.0, 0.0), (345.0, 480.0), (0.0, 480.0)))
+    read = TableRead(
+        dice=(Die(3, (100.0, 100.0), (80.0, 80.0, 120.0, 120.0), 0.99), Die(4, (500.0, 100.0), (480.0, 80.0, 520.0, 120.0), 0.99)),
+        d10=(D10(7, (335.0, 300.0), (315.0, 280.0, 355.0, 320.0), 0.99),),
+        unreadable=(Unreadable("die", (600.0, 400.0), "top face unclear", (580.0, 380.0, 620.0, 420.0)),
+                    Unreadable("die", (320.0, 240.0), "too grainy"),
+                    Unreadable("card", (600.0, 100.0), "cannot read this card", (560.0, 40.0, 640.0, 160.0))))
+    kept = in_play_area(read, left)
+    assert [d.value for d in kept.dice] == [3] and kept.d10 == ()
+    assert sorted(u.reason for u in kept.unreadable) == ["cannot read this card", "die lies across the edge of the play area",
+                                                         "too grainy"]
+    assert in_play_area(read, None) == read

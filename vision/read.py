@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from table.reads import Box, Card, Domino, FaceDown, Point, TableRead, Unreadable, inside
-from vision.calibration import Calibration, checked_frame
+from vision.calibration import Calibration, boxes_in_play, checked_frame
 from vision.colour import is_grey
 
 if TYPE_CHECKING:
@@ -85,10 +85,10 @@ def read_cards_hand_built(frame_bgr: np.ndarray, calibration: Calibration | None
 
 def read_dice_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
     """The learned d6 reader (vision.dice_net, ONNX): not yet the default, see
-    docs/vision-dice-net.md for its figures. It reads the whole frame (no play area)."""
+    docs/vision-dice-net.md for its figures. It keeps to the play area (`in_play_area`)."""
     from vision.dice_net import read_dice_net
 
-    return read_dice_net(frame_bgr)
+    return in_play_area(read_dice_net(checked_frame(frame_bgr, calibration)), calibration)
 
 
 def read_d10_learned(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
@@ -109,8 +109,9 @@ def read_dominoes_learned(frame_bgr: np.ndarray, calibration: Calibration | None
 def taught_reader(taught: Taught) -> Reader:
     """The learned d6, d10, domino or card reader with the owner's teaching (vision.teach),
     in place of the shipped reader of `taught.kind` ("dice", "d10", "dominoes" or
-    "cards"). A taught d6 or d10 reader reads the whole frame (no play area), as
-    read_dice_learned. A taught domino reader is merged with the hand-built one as the
+    "cards"). A taught d6 or d10 reader keeps to the play area as every reader does
+    (`in_play`: a die whose middle lies outside it is not reported, one across its edge
+    is refused). A taught domino reader is merged with the hand-built one as the
     shipped learned one is (vision.dominoes.both); a taught card reader keeps the back
     finder and the play area, as the shipped card reader does (vision.cards.learned)."""
     if taught.kind == "dominoes":  # merged with the hand-built reader, as the shipped one is (vision.dominoes.both)
@@ -138,9 +139,23 @@ def taught_reader(taught: Taught) -> Reader:
     from vision.teach import read_taught
 
     def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
-        return read_taught(frame_bgr, taught)
+        return in_play_area(read_taught(checked_frame(frame_bgr, calibration), taught), calibration)
 
     return read
+
+
+def in_play_area(read: TableRead, calibration: Calibration | None) -> TableRead:
+    """A d6 or d10 read of the whole frame kept to the play area (vision.calibration.
+    boxes_in_play: a die across its edge becomes a refusal); refusals of the whole view
+    (no box) and of other kinds stay."""
+    if calibration is None:
+        return read
+    boxed = [u for u in read.unreadable if u.box is not None]
+    dice, die_refusals = boxes_in_play(calibration, read.dice, [u for u in boxed if u.kind == "die"], "die", "the die")
+    d10, d10_refusals = boxes_in_play(calibration, read.d10, [u for u in boxed if u.kind == "d10"], "d10", "die")
+    others = [u for u in read.unreadable if u.box is None or u.kind not in ("die", "d10")]
+    return dataclasses.replace(read, dice=tuple(dice), d10=tuple(d10),
+                               unreadable=tuple(others + die_refusals + d10_refusals))
 
 
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
