@@ -68,10 +68,18 @@ def d6_tables(photos: list[Photo], data: Path, cache: Path, d10_tables: bool = T
     return small_tables(tabs, cache, workers)
 
 
-def composite(rng: np.random.Generator, size: int, tabs: list[SmallTable], cuts: list, max_new: int = 8):
+def composite(rng: np.random.Generator, size: int, tabs: list[SmallTable], cuts: list, max_new: int = 8,
+              surfaces: float = 0.0):
     """A size x size training picture: a table window (its own dice kept as labels) with
-    0..max_new cut-out dice pasted where nothing lies. Returns (canvas, N x 4 boxes)."""
-    canvas, own, (tx0, ty0, tx1, ty1) = table_canvas(tabs[int(rng.integers(len(tabs)))], rng, size)
+    0..max_new cut-out dice pasted where nothing lies; on a share `surfaces` of them the
+    table is one drawn from noise (tools.dice_net.surfaces), with no dice of its own.
+    Returns (canvas, N x 4 boxes)."""
+    if surfaces > 0 and rng.random() < surfaces:
+        from tools.dice_net.surfaces import surface
+
+        canvas, own, (tx0, ty0, tx1, ty1) = surface(rng, size), np.zeros((0, 4), np.float32), (0, 0, size, size)
+    else:
+        canvas, own, (tx0, ty0, tx1, ty1) = table_canvas(tabs[int(rng.integers(len(tabs)))], rng, size)
     keep = []
     taken = np.zeros((size, size), np.uint8)
     for x0, y0, x1, y1 in own:

@@ -124,6 +124,8 @@ def main(argv=None):
     ap.add_argument("--all-photos", action="store_true", help="train on the val split too")
     ap.add_argument("--composite", type=float, default=0.0,
                     help="share of pictures that are composites (tools.dice_net.compose); 0 as shipped")
+    ap.add_argument("--surfaces", type=float, default=0.0,
+                    help="share of composites laid on a table surface drawn from noise (tools.dice_net.surfaces)")
     ap.add_argument("--cache", type=Path, default=REPO / "runs" / "d6cache", help="cut-outs and small tables")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
@@ -143,7 +145,7 @@ def main(argv=None):
 
     def sample(rng: np.random.Generator):
         if a.composite > 0 and rng.random() < a.composite:
-            im, b = compose.composite(rng, a.size, tabs, cuts)
+            im, b = compose.composite(rng, a.size, tabs, cuts, surfaces=a.surfaces)
             im, b = rot_flip(im, b, rng)
             return photometric(im, rng), b
         src = sources[int(rng.integers(len(sources)))]
