@@ -67,6 +67,9 @@ ON_A_DIE = 0.5  # an added square lying this much (of its area) or more on a die
 HALVES = tuple(str(half) for half in range(7))
 PARTS: dict[str, tuple[tuple[str, ...], ...]] = {"dice": (tuple("123456"),), "d10": (tuple("0123456789"),),
                                                  "dominoes": (HALVES,), "cards": (RANKS, SUITS)}
+# The kinds whose value the picker takes in two touches (a tile's two halves, a card's rank
+# and suit); a die's face is one touch.
+TWO_TOUCHES = ("dominoes", "cards")
 PICK_NONE = "none"  # the picker's target for "no die" ("no tile", "no card"), at the end of the last row
 # How a picker target is marked: the selected piece's value (or the part touched first);
 # leading to a value of the set still to show; leading only to values other pieces of
@@ -116,7 +119,7 @@ class RollCheck:
             raise TableError(f"{self.proposed!r} are not all values a {self.one} shows: {PIECE_WORDS[self.kind]}")
         if self.boxes and not 0 <= self.selected < len(self.boxes):
             raise TableError(f"{self.one} {self.selected + 1} is not one of the {len(self.boxes)} {self.many}")
-        if self.pending and (self.kind not in ("dominoes", "cards") or
+        if self.pending and (self.kind not in TWO_TOUCHES or
                              not any(self.pending in row for row in PARTS[self.kind])):
             raise TableError(f"{self.pending!r} is no part of a {self.one}'s value to pick")
 
@@ -353,7 +356,7 @@ class RollCheck:
             return self._given(self.selected, NO_DIE)
         if not any(part in row for row in PARTS[self.kind]):
             return replace(self, message=f"{part!r} is no part of a {self.one}'s value")
-        if self.kind in ("dice", "d10"):
+        if self.kind not in TWO_TOUCHES:
             return self._picked(int(part))
         if self.kind == "dominoes":
             if not self.pending:
@@ -410,7 +413,7 @@ class RollCheck:
 
     def _leads(self, part: str) -> set[Value]:
         """The values a touch on `part` can give now, with `pending` as it is."""
-        if self.kind in ("dice", "d10"):
+        if self.kind not in TWO_TOUCHES:
             return {int(part)}
         if self.kind == "dominoes":
             half = int(part)
