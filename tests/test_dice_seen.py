@@ -230,3 +230,20 @@ def test_a_value_surely_disputed_sends_the_frame_to_the_learned_reader_one_doubt
     assert read.unreadable == ()
     alone = dice_seen.combine(dice_seen.Evidence(hand, surely, (640, 640)), fill=False)
     assert [u.center for u in alone.unreadable] == [(100, 100)], "checking the hand-built reader only, it is refused"
+
+
+def test_the_detector_looks_closer_at_once_where_the_hand_built_dice_are_clearly_small(monkeypatch):
+    from vision import dice_net
+
+    frame = np.full((640, 640, 3), (60, 110, 40), np.uint8)
+    cfg = dice_net.load_nets().cfg["detector"]
+    small_side = 0.4 * cfg["small"] * 640 / cfg["input"]  # px in the frame: 0.4 of `small` in the letterbox
+    calls = []
+    monkeypatch.setattr(dice_net, "at_look", lambda f, n, t: calls.append("first look") or [])
+    monkeypatch.setattr(dice_net, "detect", lambda f, n, t, enlarge=1.0: calls.append(enlarge) or [])
+    for side, expected in ((small_side, [cfg["enlarge"]]), (3 * small_side, ["first look"]), (None, ["first look"])):
+        dice = () if side is None else (Die(4, (300.0, 300.0), (300.0, 300.0, 300.0 + side, 300.0 + side), 0.99),)
+        monkeypatch.setattr(dice_seen, "read_dice_hand", lambda f, c=None, dice=dice: TableRead(dice=dice))
+        calls.clear()
+        dice_seen.evidence(frame)
+        assert calls == expected, (side, calls)
