@@ -255,3 +255,16 @@ def test_a_taught_reader_at_a_calibrated_table_reads_only_the_play_area(taught):
         assert any("across the edge of the play area" in u.reason for u in kept.unreadable), kept
         with pytest.raises(FrameMismatch):
             reader(frame[:400], left)
+
+
+@pytest.mark.skipif(not (SHARED / "data" / "dice-d6-photos").is_dir(),
+                    reason="../shared/data/dice-d6-photos is not beside the repository")
+def test_at_the_table_a_taught_file_reads_with_the_hand_built_reader_too(taught):
+    from tabletop21.evaluate import evaluate, summary
+    from vision.read import taught_reader
+
+    photos = SHARED / "data" / "dice-d6-photos"
+    names = sorted(json.loads((photos / "labels.json").read_text()))[::25]
+    alone = summary(evaluate(photos, lambda f, c=None: read_taught(f, taught), names))["kinds"]["dice"]
+    table = summary(evaluate(photos, taught_reader(taught), names))["kinds"]["dice"]
+    assert table["value_right_pct"] >= 95 and table["value_right"] > alone["value_right"], (alone, table)

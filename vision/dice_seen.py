@@ -95,6 +95,10 @@ class Evidence:
     hand: TableRead
     finds: tuple[dict, ...]
     size: tuple[int, int]
+    # A taught reader's own read and detector threshold (vision.teach), where the learned
+    # reader is one taught the owner's dice; None: the shipped networks' (`_own`).
+    own: TableRead | None = None
+    own_threshold: float | None = None
 
     def refused_whole(self) -> bool:
         """Whether the hand-built reader refused the whole view (no colour, too grainy, a
@@ -147,6 +151,15 @@ def _own(finds: Sequence[dict], calibration: Calibration | None, config) -> Tabl
     return TableRead(dice=tuple(dice), unreadable=tuple(refusals))
 
 
+def _own_read(seen_: Evidence, calibration: Calibration | None, config) -> TableRead:
+    """The learned reader's own read: the taught reader's where the evidence holds one."""
+    if seen_.own is None:
+        return _own(seen_.finds, calibration, config)
+    dice, refusals = boxes_in_play(calibration, seen_.own.dice, [u for u in seen_.own.unreadable if u.box is not None],
+                                   "die", "the die")
+    return TableRead(dice=tuple(dice), unreadable=tuple(refusals))
+
+
 def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: float | None = AGREE,
             disagree: float | None = DISAGREE, not_a_die: float | None = NOT_A_DIE, fill: bool = True,
             config=None) -> TableRead:
@@ -154,9 +167,10 @@ def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: f
     rule off, `fill=False` adds nothing of the learned reader's own)."""
     hand, finds = seen_.hand, seen_.finds
     if fill and seen_.refused_whole():  # the hand-built reader cannot read this frame; the learned one can
-        return _own(finds, calibration, config)
+        return _own_read(seen_, calibration, config)
     dice: list[Die] = []
-    own_threshold = float(dice_net.load_nets(config).cfg["detector"]["threshold"])
+    own_threshold = seen_.own_threshold if seen_.own_threshold is not None else \
+        float(dice_net.load_nets(config).cfg["detector"]["threshold"])
     sure = [f for f in finds if f["score"] >= own_threshold]
     refused = [u for u in hand.unreadable if u.box is None or seen(u.box, sure)]
     taken: list[Die] = []  # the hand-built dice the learned reader saw as dice
@@ -170,7 +184,7 @@ def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: f
         other = int(np.argmax(p[1:])) + 1
         if fill and disagree is not None and agree is not None and other != die.value and p[other] >= disagree \
                 and p[die.value] < agree:  # surely another value: the hand-built reader is not at home here
-            return _own(finds, calibration, config)
+            return _own_read(seen_, calibration, config)
         if (disagree is not None and other != die.value and p[other] >= disagree) or \
                 (agree is not None and p[die.value] < agree):
             refused.append(Unreadable("die", die.center, f"the two dice readers disagree ({die.value} or {other}): "
@@ -178,7 +192,7 @@ def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: f
         else:
             dice.append(die)
     if fill:
-        own = _own(finds, calibration, config)
+        own = _own_read(seen_, calibration, config)
         for die in own.dice:
             if any(_same(d, die) for d in taken):
                 continue  # the hand-built reader read this die: its value, or none, stands
@@ -205,3 +219,21 @@ def read_dice_seen(frame_bgr: np.ndarray, calibration: Calibration | None = None
     (vision.image_io.NotAnImage), as for the hand-built reader."""
     return combine(evidence(frame_bgr, calibration, threshold=threshold, config=config), calibration, agree=agree,
                    disagree=disagree, not_a_die=not_a_die, fill=fill, config=config)
+
+
+def read_dice_seen_taught(frame_bgr: np.ndarray, taught, calibration: Calibration | None = None, *,
+                          config=None) -> TableRead:
+    """The d6 dice in the frame read by the hand-built reader and a taught learned reader
+    (vision.teach: the owner's dice) together, by the same rules as `read_dice_seen`:
+    the taught reader's finds and its head's probabilities take the place of the shipped
+    networks'. On the tray the hand-built reader's reads stay; elsewhere the taught
+    reader's. `config`: the networks the file was taught on where not the shipped ones
+    (for measuring)."""
+    from vision import teach
+
+    hand = read_dice_hand(frame_bgr, calibration)
+    frame = dice_net._check_frame(frame_bgr)
+    finds = teach.taught_finds(frame, taught, min(SEEN, taught.detector_threshold), config)
+    seen_ = Evidence(hand, tuple(finds), (frame.shape[1], frame.shape[0]), own=teach.taught_read(finds, taught, config),
+                     own_threshold=taught.detector_threshold)
+    return combine(seen_, calibration, config=config)

@@ -109,9 +109,10 @@ def read_dominoes_learned(frame_bgr: np.ndarray, calibration: Calibration | None
 def taught_reader(taught: Taught) -> Reader:
     """The learned d6, d10, domino or card reader with the owner's teaching (vision.teach),
     in place of the shipped reader of `taught.kind` ("dice", "d10", "dominoes" or
-    "cards"). A taught d6 or d10 reader keeps to the play area as every reader does
-    (`in_play`: a die whose middle lies outside it is not reported, one across its edge
-    is refused). A taught domino reader is merged with the hand-built one as the
+    "cards"). A taught d6 reader reads with the hand-built reader as the shipped one
+    does (vision.dice_seen.read_dice_seen_taught). A taught d6 or d10 reader keeps to
+    the play area as every reader does (`in_play`: a die whose middle lies outside it is
+    not reported, one across its edge is refused). A taught domino reader is merged with the hand-built one as the
     shipped learned one is (vision.dominoes.both); a taught card reader keeps the back
     finder and the play area, as the shipped card reader does (vision.cards.learned)."""
     if taught.kind == "dominoes":  # merged with the hand-built reader, as the shipped one is (vision.dominoes.both)
@@ -136,6 +137,13 @@ def taught_reader(taught: Taught) -> Reader:
             return read_cards_learned(frame_bgr, calibration, faces)
 
         return cards
+    if taught.kind == "dice":  # with the hand-built reader, as the shipped d6 reader (vision.dice_seen)
+        from vision.dice_seen import read_dice_seen_taught
+
+        def dice(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:
+            return read_dice_seen_taught(frame_bgr, taught, calibration)
+
+        return dice
     from vision.teach import read_taught
 
     def read(frame_bgr: np.ndarray, calibration: Calibration | None = None) -> TableRead:

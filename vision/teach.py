@@ -457,19 +457,38 @@ def read_taught(frame_bgr: np.ndarray, taught: Taught, config_path=None) -> Tabl
         from vision.teach_cards import read_taught_cards
 
         return read_taught_cards(frame_bgr, taught, config_path=config_path)
-    spec = SPECS[taught.kind]
     frame = dice_net._check_frame(frame_bgr)
+    return taught_read(taught_finds(frame, taught, taught.detector_threshold, config_path), taught, config_path)
+
+
+def taught_finds(frame: np.ndarray, taught: Taught, threshold: float, config_path=None) -> list[dict]:
+    """A d6 or d10 taught reader's finds in a checked frame: the detector at the taught
+    scale, at `threshold` or more, each find with "probs", the taught head's
+    probabilities (not a die, then each value), and "shipped", the shipped classifier's."""
     nets = dice_net.load_nets(_config(config_path, taught.kind))
-    dets = dice_net.detect(frame, nets, taught.detector_threshold, taught.enlarge)
+    dets = dice_net.detect(frame, nets, threshold, taught.enlarge)
     if not dets:
-        return TableRead()
+        return []
     probs, feats = dice_net.classify(dice_net.face_crops(frame, nets, dets), nets, features=True)
     q = _softmax(_log(probs) + ((_inputs(probs, feats) - taught.mean) / taught.scale) @ taught.weights + taught.bias)
-    shipped_thr = float(nets.cfg["face"]["threshold"])
-    shipped_not_die = float(nets.cfg["face"]["not_die_threshold"])
-    dice, unreadable = [], []
     for d, qi, pi in zip(dets, q, probs):
-        what, value, conf = _decide(qi, pi, taught.head_threshold, taught.keep_shipped, shipped_thr, shipped_not_die)
+        d["probs"], d["shipped"] = qi.astype(float), pi.astype(float)
+    return dets
+
+
+def taught_read(finds: Sequence[dict], taught: Taught, config_path=None) -> TableRead:
+    """What a d6 or d10 taught reader reads from its finds (`taught_finds`): those at its
+    detector threshold, each a die, dropped, or unreadable by the taught head."""
+    spec = SPECS[taught.kind]
+    cfg = dice_net.load_nets(_config(config_path, taught.kind)).cfg
+    shipped_thr = float(cfg["face"]["threshold"])
+    shipped_not_die = float(cfg["face"]["not_die_threshold"])
+    dice, unreadable = [], []
+    for d in finds:
+        if d["score"] < taught.detector_threshold:
+            continue
+        what, value, conf = _decide(d["probs"], d["shipped"], taught.head_threshold, taught.keep_shipped, shipped_thr,
+                                    shipped_not_die)
         value = value - 1 + spec.low  # the class's value
         if what == "die":
             dice.append(spec.make(value, d["center"], d["box"], min(1.0, max(0.0, conf))))

@@ -3,6 +3,7 @@ that source's photos with and without teaching.
 
     python -m tools.dice_net.teach_bench --source dice-aws --config /work/runs/lo-aws/onnx/dice_net.json
     python -m tools.dice_net.teach_bench --source dice-d6-photos            # the shipped models
+    python -m tools.dice_net.teach_bench --source dice-aws --table          # and as the table reads
 
 The honest figure uses models trained without the source (`pipeline.sh RUN SOURCE`): the
 shipped models saw 85% of every source's photos. The teaching photos are drawn with a
@@ -48,9 +49,12 @@ def main(argv=None) -> None:
     ap.add_argument("--photos", type=int, default=20, help="photos to teach from")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0, help="score at most this many photos (0: all)")
+    ap.add_argument("--table", action="store_true", help="also as the table reads: with the hand-built reader, "
+                    "untaught and taught (vision.dice_seen)")
     a = ap.parse_args(argv)
 
     from vision.dice_net import read_dice_net
+    from vision.dice_seen import read_dice_seen, read_dice_seen_taught
     from vision.teach import Example, read_taught, teach_dice
 
     config = str(a.config) if a.config else None
@@ -66,7 +70,7 @@ def main(argv=None) -> None:
           f"{taught.taught_on['false_finds']} false finds) in {spent:.1f} s of CPU: enlarge {taught.enlarge}, "
           f"detector {taught.detector_threshold}, head {taught.head_threshold}, "
           f"shipped kept where unsure: {taught.keep_shipped}; {len(taught.to_json())} bytes", flush=True)
-    plain, tt = Tally(), Tally()
+    plain, tt, table, table_taught = Tally(), Tally(), Tally(), Tally()
     times = []
     for p in rest:
         img = p.load()
@@ -74,9 +78,15 @@ def main(argv=None) -> None:
         t = time.perf_counter()
         tt.add(read_taught(img, taught, config), p.dice)
         times.append(time.perf_counter() - t)
+        if a.table:
+            table.add(read_dice_seen(img, config=config), p.dice)
+            table_taught.add(read_dice_seen_taught(img, taught, config=config), p.dice)
     print(HEADER)
     print(plain.row("shipped"))
     print(tt.row("taught"))
+    if a.table:  # what the table reads: with the hand-built reader (vision.dice_seen)
+        print(table.row("table"))
+        print(table_taught.row("table, taught"))
     ms = 1000 * np.array(times)
     print(f"taught read: median {np.median(ms):.1f} ms per frame ({len(ms)} frames, load avg "
           f"{os.getloadavg()[0]:.2f})")
