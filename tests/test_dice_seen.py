@@ -247,3 +247,19 @@ def test_the_detector_looks_closer_at_once_where_the_hand_built_dice_are_clearly
         calls.clear()
         dice_seen.evidence(frame)
         assert calls == expected, (side, calls)
+
+
+def test_a_taught_file_drops_a_hand_built_die_at_the_taught_heads_own_not_a_die_bar(monkeypatch):
+    from types import SimpleNamespace
+
+    from vision import teach
+
+    frame = np.full((480, 640, 3), (60, 110, 40), np.uint8)
+    hand = TableRead(dice=(_die(4, 100, 100), _die(2, 300, 100)))
+    finds = [_find(100, 100, 0.9, _probs(4, 0.55, not_a_die=0.4)),  # under the head's 0.5: a die
+             _find(300, 100, 0.9, _probs(2, 0.4, not_a_die=0.55))]  # over it: no die
+    monkeypatch.setattr(dice_seen, "read_dice_hand", lambda f, c=None: hand)
+    monkeypatch.setattr(teach, "taught_finds", lambda f, t, thr, config=None: finds)
+    monkeypatch.setattr(teach, "taught_read", lambda f, t, config=None: TableRead())
+    read = dice_seen.read_dice_seen_taught(frame, SimpleNamespace(detector_threshold=0.4))
+    assert [(d.value, d.center) for d in read.dice] == [(4, (100, 100))] and read.unreadable == ()
