@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from table import serial
-from table.reads import Box, Point, Unreadable, UnreadableKind
+from table.reads import Box, Point, TableRead, Unreadable, UnreadableKind
 from vision.image_io import NotAnImage, checked_bgr
 
 # A die face is between these fractions of the frame's mean side, sqrt(width * height):
@@ -170,6 +170,20 @@ def boxes_in_play(calibration: Calibration | None, reads: Sequence[Read], refusa
     kept.sort(key=lambda r: (r.center[1], r.center[0]))
     refused.sort(key=lambda u: (u.center[1], u.center[0]))
     return kept, refused
+
+
+def in_play_area(read: TableRead, calibration: Calibration | None) -> TableRead:
+    """A d6 or d10 read of the whole frame kept to the play area (vision.calibration.
+    boxes_in_play: a die across its edge becomes a refusal); refusals of the whole view
+    (no box) and of other kinds stay."""
+    if calibration is None:
+        return read
+    boxed = [u for u in read.unreadable if u.box is not None]
+    dice, die_refusals = boxes_in_play(calibration, read.dice, [u for u in boxed if u.kind == "die"], "die", "the die")
+    d10, d10_refusals = boxes_in_play(calibration, read.d10, [u for u in boxed if u.kind == "d10"], "d10", "die")
+    others = [u for u in read.unreadable if u.box is None or u.kind not in ("die", "d10")]
+    return replace(read, dice=tuple(dice), d10=tuple(d10),
+                   unreadable=tuple(others + die_refusals + d10_refusals))
 
 
 def checked_frame(frame: object, calibration: Calibration | None, min_side: int = 16) -> np.ndarray:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -227,13 +228,20 @@ def look(frame: np.ndarray, nets: _Nets, finds: list[dict]) -> float:
     pixels (median of their longer sides), else 1 (and 1 for a config with neither).
     Small dice then cover more of the detector's cells; big ones are left as they are,
     which the detector knows best."""
+    threshold = float(nets.cfg["detector"]["threshold"])
+    return enlargement(frame, nets, [max(f["w"], f["h"]) for f in finds if f["score"] >= threshold])
+
+
+def enlargement(frame: np.ndarray, nets: _Nets, sides: Sequence[float], share: float = 1.0) -> float:
+    """The config's `detector.enlarge` where dice of these sides (frame pixels) have a
+    median under `share` of `detector.small` in the letterboxed frame, else 1 (and 1
+    with no sides, or a config with neither key)."""
     det = nets.cfg["detector"]
     enlarge, small = float(det.get("enlarge", 1.0)), float(det.get("small", 0.0))
-    if enlarge == 1.0 or small <= 0:
+    if enlarge == 1.0 or small <= 0 or not sides:
         return 1.0
-    sure = [max(f["w"], f["h"]) for f in finds if f["score"] >= float(det["threshold"])]
     scale = float(det["input"]) / max(frame.shape[:2])
-    return enlarge if sure and float(np.median(sure)) * scale < small else 1.0
+    return enlarge if float(np.median(sides)) * scale < share * small else 1.0
 
 
 def at_look(frame: np.ndarray, nets: _Nets, threshold: float) -> list[dict]:

@@ -38,9 +38,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from table.reads import Box, Die, TableRead, Unreadable
+from table.reads import Box, Die, TableRead, Unreadable, inside
 from vision import dice_net
-from vision.calibration import Calibration, boxes_in_play
+from vision.calibration import Calibration, boxes_in_play, in_play_area
 from vision.dice import read_dice as read_dice_hand
 
 SEEN = 0.1  # detector score at or over which a find counts as a die seen
@@ -64,8 +64,7 @@ def _near(box: Box, point: tuple[float, float]) -> bool:
 
 def _same(a: Die, b: Die) -> bool:
     """Whether two reads are of one die: each one's centre lies in the other's box."""
-    return all(box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3] for box, c in ((a.box, b.center),
-                                                                                       (b.box, a.center)))
+    return inside(b.center, a.box) and inside(a.center, b.box)
 
 
 def seen(box: Box, finds: Sequence[dict]) -> bool:
@@ -132,12 +131,10 @@ def _finds(frame: np.ndarray, nets, threshold: float, hand: TableRead) -> list[d
     median side under CLEARLY_SMALL of the detector's `small` in the letterbox): the
     first look would only have said so. On the tray that saves the first look's
     8-9 ms a frame and reads the same."""
-    det = nets.cfg["detector"]
-    enlarge, small = float(det.get("enlarge", 1.0)), float(det.get("small", 0.0))
-    if hand.dice and enlarge != 1.0 and small > 0:
-        side = float(np.median([max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in hand.dice]))
-        if side * float(det["input"]) / max(frame.shape[:2]) < CLEARLY_SMALL * small:
-            return dice_net.detect(frame, nets, threshold, enlarge)
+    sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in hand.dice]
+    enlarge = dice_net.enlargement(frame, nets, sides, CLEARLY_SMALL)
+    if enlarge != 1.0:
+        return dice_net.detect(frame, nets, threshold, enlarge)
     return dice_net.at_look(frame, nets, threshold)
 
 
@@ -155,9 +152,7 @@ def _own_read(seen_: Evidence, calibration: Calibration | None, config) -> Table
     """The learned reader's own read: the taught reader's where the evidence holds one."""
     if seen_.own is None:
         return _own(seen_.finds, calibration, config)
-    dice, refusals = boxes_in_play(calibration, seen_.own.dice, [u for u in seen_.own.unreadable if u.box is not None],
-                                   "die", "the die")
-    return TableRead(dice=tuple(dice), unreadable=tuple(refusals))
+    return in_play_area(seen_.own, calibration)
 
 
 def combine(seen_: Evidence, calibration: Calibration | None = None, *, agree: float | None = AGREE,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from table.reads import Box, Card, Domino, FaceDown, Point, TableRead, Unreadable, inside
-from vision.calibration import Calibration, boxes_in_play, checked_frame
+from vision.calibration import Calibration, checked_frame, in_play_area
 from vision.colour import is_grey
 
 if TYPE_CHECKING:
@@ -151,19 +151,6 @@ def taught_reader(taught: Taught) -> Reader:
 
     return read
 
-
-def in_play_area(read: TableRead, calibration: Calibration | None) -> TableRead:
-    """A d6 or d10 read of the whole frame kept to the play area (vision.calibration.
-    boxes_in_play: a die across its edge becomes a refusal); refusals of the whole view
-    (no box) and of other kinds stay."""
-    if calibration is None:
-        return read
-    boxed = [u for u in read.unreadable if u.box is not None]
-    dice, die_refusals = boxes_in_play(calibration, read.dice, [u for u in boxed if u.kind == "die"], "die", "the die")
-    d10, d10_refusals = boxes_in_play(calibration, read.d10, [u for u in boxed if u.kind == "d10"], "d10", "die")
-    others = [u for u in read.unreadable if u.box is None or u.kind not in ("die", "d10")]
-    return dataclasses.replace(read, dice=tuple(dice), d10=tuple(d10),
-                               unreadable=tuple(others + die_refusals + d10_refusals))
 
 
 READERS: dict[str, Reader] = {"dice": read_dice, "d10": read_d10, "dominoes": read_dominoes, "cards": read_cards}
