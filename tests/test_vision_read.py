@@ -225,8 +225,7 @@ def test_the_smallest_frames_read_are_as_documented(side, readers, refused):
 
 def test_a_whole_frame_d6_or_d10_read_is_kept_to_the_play_area():
     from table.reads import D10, Die, TableRead, Unreadable
-    from vision.calibration import Calibration
-    from vision.calibration import in_play_area
+    from vision.calibration import Calibration, in_play_area
 
     left = Calibration((640, 480), ((0.0, 0.0), (345.0, 0.0), (345.0, 480.0), (0.0, 480.0)))
     read = TableRead(
